@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sparkperf: kernel module (kmod/), CLI (user/), tests (tests/).
+#
+#   make            module + CLI (module against KERNELDIR)
+#   make check      everything a contributor must pass (installs deps)
+#   make demo       two QEMU VMs as a virtual Spark pair
+#
+# KERNELDIR selects the kernel headers for the module: by default those of
+# the running kernel, or Debian's packaged headers (the VM kernel) when the
+# running kernel has none.
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+VM_KVER = $(shell scripts/kver)
+VM_KERNELDIR = /usr/src/linux-headers-$(VM_KVER)
+RUNNING_KERNELDIR := /lib/modules/$(shell uname -r)/build
+KERNELDIR ?= $(if $(wildcard $(RUNNING_KERNELDIR)),$(RUNNING_KERNELDIR),$(VM_KERNELDIR))
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+# WERROR=1 turns every compiler warning into an error (make check sets it).
+ifeq ($(WERROR),1)
+KMOD_FLAGS := KCFLAGS=-Werror
+USER_FLAGS := WERROR=1
+endif
+
+all: kmod user
+
+kmod:
+	$(MAKE) -C kmod KERNELDIR=$(KERNELDIR) $(KMOD_FLAGS)
+
+user:
+	$(MAKE) -C user $(USER_FLAGS)
+
+deps:
+	scripts/install-deps
+
+unit: user
+	$(MAKE) -C tests/unit $(USER_FLAGS) run
+
+# Kernel style and static checks: checkpatch and sparse.
+style:
+	scripts/checkpatch.sh
+	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS) sparse
+
+dkms-check:
+	scripts/dkms-check $(VM_KVER)
+
+# The VM suites boot Debian's kernel, so the module is built for it.
+vm-kmod:
+	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS)
+
+vm-check: vm-kmod user
+	scripts/vm-suite
+
+check: deps
+	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check vm-check
+
+demo: deps
+	$(MAKE) vm-kmod user
+	scripts/demo
+
+install: user
+	$(MAKE) -C user PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install
+
+# Installs the module sources under /usr/src and lets DKMS build and install
+# them for the running kernel (and, with AUTOINSTALL, for future ones).
+dkms-install:
+	scripts/dkms-sources . $(DESTDIR)/usr/src/sparkperf-$(VERSION)
+	dkms install -m sparkperf -v $(VERSION)
+
+clean:
+	-$(MAKE) -C kmod KERNELDIR=$(KERNELDIR) clean
+	$(MAKE) -C user clean
+	$(MAKE) -C tests/unit clean
+	rm -rf build
+
+.PHONY: all kmod user deps unit style dkms-check vm-kmod vm-check check demo \
+	install dkms-install clean

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparkperf: RDMA link measurement from the kernel.
+ */
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+#include <linux/sparkperf.h>
+
+#include "device.h"
+#include "netlink.h"
+#include "version.h"
+
+static int __init sp_mod_init(void)
+{
+	int ret;
+
+	/* The family first: the RDMA client announces devices on it. */
+	ret = sp_genl_init();
+	if (ret < 0)
+		return ret;
+
+	ret = sp_device_init();
+	if (ret < 0)
+		goto err_device;
+
+	pr_info("version %s loaded\n", SPARKPERF_VERSION);
+	return 0;
+
+err_device:
+	sp_genl_uninit();
+	return ret;
+}
+
+static void __exit sp_mod_exit(void)
+{
+	sp_device_uninit();
+	sp_genl_uninit();
+	pr_info("unloaded\n");
+}
+
+module_init(sp_mod_init);
+module_exit(sp_mod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("RDMA link latency, bandwidth and counter measurement");
+MODULE_AUTHOR("The sparkperf developers");
+MODULE_VERSION(SPARKPERF_VERSION);
+MODULE_ALIAS_GENL_FAMILY(SPARKPERF_GENL_NAME);
