@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "print.h"
+
+bool sp_is_help(const char *arg)
+{
+	return arg && (!strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help"));
+}
+
+int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
+		    const struct sp_cmd *cmds, size_t n_cmds, const char *usage,
+		    int argc, char **argv)
+{
+	size_t i;
+
+	if (argc == 0)
+		return cmds[0].fn(ctx, 0, argv);
+	if (sp_is_help(argv[0])) {
+		sp_print_text("%s", usage);
+		return SP_EXIT_OK;
+	}
+	for (i = 0; i < n_cmds; i++)
+		if (!strcmp(argv[0], cmds[i].name))
+			return cmds[i].fn(ctx, argc - 1, argv + 1);
+	return sp_usage_error(usage, "Unknown command '%s' for object '%s'", argv[0], object);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Objects and commands. Adding an object is one line in SP_OBJECTS below and
+ * one file, <name>.c, that defines
+ *
+ *	int sp_cmd_<name>(const struct sp_ctx *ctx, int argc, char **argv);
+ *
+ * where argv[0] is the word after the object's name, and returns an exit
+ * status (SP_EXIT_* in err.h). The Makefile builds every *.c it finds.
+ */
+#ifndef SPARKPERF_CTL_CMD_H
+#define SPARKPERF_CTL_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sp_ctx {
+	bool json;
+	bool pretty;
+};
+
+/* X(name, one-line help), in the order "sparkperf-ctl help" lists them. */
+#define SP_OBJECTS(X) \
+	X(dev, "RDMA devices and ports: show, monitor")
+
+#define SP_DECLARE_OBJECT(name, help) \
+	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);
+SP_OBJECTS(SP_DECLARE_OBJECT)
+#undef SP_DECLARE_OBJECT
+
+/* An object's commands; the first entry is the default (run without a command). */
+struct sp_cmd {
+	const char *name;
+	int (*fn)(const struct sp_ctx *ctx, int argc, char **argv);
+};
+
+/* "help", "-h" or "--help" */
+bool sp_is_help(const char *arg);
+
+/*
+ * Runs the command named by argv[0] (argv then starts after it), the default
+ * command when argc == 0, or prints usage on stdout for help. An unknown
+ * command is a usage error.
+ */
+int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
+		    const struct sp_cmd *cmds, size_t n_cmds, const char *usage,
+		    int argc, char **argv);
+
+#endif

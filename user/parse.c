@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if.h>
+#include <linux/sparkperf.h>
+
+#include "parse.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Leading decimal digits of s into *out; returns the count, 0 if none. */
+static size_t digits_u64(const char *s, uint64_t *out, bool *overflow)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+
+	*overflow = false;
+	for (; is_digit(s[n]); n++) {
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(s[n] - '0'), &v))
+			*overflow = true;
+	}
+	*out = v;
+	return n;
+}
+
+int sp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	bool overflow;
+	uint64_t v;
+	size_t n;
+
+	if (!s)
+		return -EINVAL;
+	n = digits_u64(s, &v, &overflow);
+	if (!n || s[n])
+		return -EINVAL;
+	if (overflow || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int sp_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int ret = sp_parse_u64(s, min, max, &v);
+
+	if (ret)
+		return ret;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static const struct {
+	const char *suffix;
+	uint64_t mult;
+} size_units[] = {
+	{ "", 1 },	{ "B", 1 },
+	{ "K", 1ULL << 10 }, { "KiB", 1ULL << 10 },
+	{ "M", 1ULL << 20 }, { "MiB", 1ULL << 20 },
+	{ "G", 1ULL << 30 }, { "GiB", 1ULL << 30 },
+};
+
+int sp_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	bool overflow;
+	uint64_t v;
+	size_t n, i;
+
+	if (!s)
+		return -EINVAL;
+	n = digits_u64(s, &v, &overflow);
+	if (!n)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(size_units); i++) {
+		if (strcmp(s + n, size_units[i].suffix))
+			continue;
+		if (overflow || __builtin_mul_overflow(v, size_units[i].mult, &v))
+			return -ERANGE;
+		if (v < min || v > max)
+			return -ERANGE;
+		*out = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct {
+	const char *unit;
+	uint64_t ns;
+} duration_units[] = {
+	{ "ns", 1ULL },
+	{ "us", 1000ULL },
+	{ "ms", 1000000ULL },
+	{ "", 1000000000ULL },
+	{ "s", 1000000000ULL },
+	{ "m", 60ULL * 1000000000ULL },
+	{ "h", 3600ULL * 1000000000ULL },
+};
+
+int sp_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
+		      uint64_t *out_ns)
+{
+	uint64_t whole, frac = 0, frac_scale = 1, v;
+	bool overflow = false, ovf;
+	const char *p;
+	size_t n, i;
+
+	if (!s)
+		return -EINVAL;
+	n = digits_u64(s, &whole, &overflow);
+	if (!n)
+		return -EINVAL;
+	p = s + n;
+	if (*p == '.') {
+		p++;
+		if (!is_digit(*p))
+			return -EINVAL;
+		for (; is_digit(*p); p++) {
+			/* 19 fraction digits is past any unit's resolution */
+			if (frac_scale >= 1000000000000000000ULL)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			frac_scale *= 10;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(duration_units); i++) {
+		uint64_t unit = duration_units[i].ns, f;
+
+		if (strcmp(p, duration_units[i].unit))
+			continue;
+		ovf = overflow || __builtin_mul_overflow(whole, unit, &v);
+		/* the fraction must come to a whole number of ns */
+		if (frac) {
+			unsigned __int128 fr = (unsigned __int128)frac * unit;
+
+			if (fr % frac_scale)
+				return -EINVAL;
+			f = (uint64_t)(fr / frac_scale);
+			ovf = ovf || __builtin_add_overflow(v, f, &v);
+		}
+		if (ovf || v < min_ns || v > max_ns)
+			return -ERANGE;
+		*out_ns = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int sp_parse_list(const char *s, struct sp_list *out)
+{
+	size_t n = 1, i = 0;
+	char *buf, *p;
+
+	memset(out, 0, sizeof(*out));
+	if (!s || !*s)
+		return -EINVAL;
+	for (p = (char *)s; *p; p++)
+		if (*p == ',')
+			n++;
+	buf = strdup(s);
+	if (!buf)
+		return -ENOMEM;
+	out->items = calloc(n, sizeof(*out->items));
+	if (!out->items) {
+		free(buf);
+		return -ENOMEM;
+	}
+	out->buf = buf;
+	for (p = buf;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (!*p) {
+			sp_list_free(out);
+			return -EINVAL;
+		}
+		out->items[i++] = p;
+		if (!comma)
+			break;
+		p = comma;
+	}
+	out->n = i;
+	return 0;
+}
+
+void sp_list_free(struct sp_list *list)
+{
+	if (!list)
+		return;
+	free(list->items);
+	free(list->buf);
+	memset(list, 0, sizeof(*list));
+}
+
+bool sp_dev_name_valid(const char *s)
+{
+	size_t len;
+
+	if (!s)
+		return false;
+	len = strlen(s);
+	if (!len || len >= SPARKPERF_DEV_NAME_MAX)
+		return false;
+	return !strpbrk(s, "/ \t\n");
+}
+
+static const char *range_unit(enum sp_kv_type type)
+{
+	switch (type) {
+	case SP_KV_SIZE:
+		return " bytes";
+	case SP_KV_DURATION:
+		return " ns";
+	default:
+		return "";
+	}
+}
+
+static int parse_one(struct sp_kv *kv, const char *val)
+{
+	uint64_t v;
+	int ret;
+
+	switch (kv->type) {
+	case SP_KV_U32:
+		ret = sp_parse_u64(val, kv->min, kv->max > UINT32_MAX ? UINT32_MAX : kv->max, &v);
+		if (!ret)
+			*(uint32_t *)kv->dst = (uint32_t)v;
+		return ret;
+	case SP_KV_U64:
+		return sp_parse_u64(val, kv->min, kv->max, kv->dst);
+	case SP_KV_SIZE:
+		return sp_parse_size(val, kv->min, kv->max, kv->dst);
+	case SP_KV_DURATION:
+		return sp_parse_duration(val, kv->min, kv->max, kv->dst);
+	case SP_KV_STRING:
+		if (!*val)
+			return -EINVAL;
+		*(const char **)kv->dst = val;
+		return 0;
+	case SP_KV_LIST:
+		return sp_parse_list(val, kv->dst);
+	}
+	return -EINVAL;
+}
+
+int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
+		char *err, size_t err_len)
+{
+	int i;
+	size_t k;
+
+	for (k = 0; k < n_kv; k++)
+		kv[k].seen = false;
+
+	for (i = 0; i < argc; i += 2) {
+		struct sp_kv *e = NULL;
+		const char *what;
+		int ret;
+
+		for (k = 0; k < n_kv; k++) {
+			if (!strcmp(argv[i], kv[k].key)) {
+				e = &kv[k];
+				break;
+			}
+		}
+		if (!e) {
+			snprintf(err, err_len, "Unknown keyword '%s'", argv[i]);
+			return -EINVAL;
+		}
+		what = e->what ? e->what : e->key;
+		if (e->seen) {
+			snprintf(err, err_len, "Duplicate keyword '%s'", e->key);
+			return -EINVAL;
+		}
+		if (i + 1 >= argc) {
+			snprintf(err, err_len, "Missing value for '%s'", e->key);
+			return -EINVAL;
+		}
+		ret = parse_one(e, argv[i + 1]);
+		if (ret == -ERANGE) {
+			uint64_t max = e->max;
+
+			if (e->type == SP_KV_U32 && max > UINT32_MAX)
+				max = UINT32_MAX;
+			snprintf(err, err_len,
+				 "Invalid %s: '%s' (range %" PRIu64 "..%" PRIu64 "%s)",
+				 what, argv[i + 1], e->min, max, range_unit(e->type));
+			return -EINVAL;
+		}
+		if (ret == -ENOMEM) {
+			snprintf(err, err_len, "Out of memory");
+			return -ENOMEM;
+		}
+		if (ret) {
+			snprintf(err, err_len, "Invalid %s: '%s'", what, argv[i + 1]);
+			return -EINVAL;
+		}
+		e->seen = true;
+	}
+	return 0;
+}
+
+char *sp_fmt_guid(uint64_t guid, char *buf, size_t len)
+{
+	snprintf(buf, len, "%04x:%04x:%04x:%04x",
+		 (unsigned int)(guid >> 48) & 0xffff,
+		 (unsigned int)(guid >> 32) & 0xffff,
+		 (unsigned int)(guid >> 16) & 0xffff,
+		 (unsigned int)guid & 0xffff);
+	return buf;
+}
+
+char *sp_fmt_gid(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+bool sp_gid_ipv4(const uint8_t gid[16], char *buf, size_t len)
+{
+	static const uint8_t prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	if (memcmp(gid, prefix, sizeof(prefix)))
+		return false;
+	return inet_ntop(AF_INET, gid + 12, buf, (socklen_t)len) != NULL;
+}
+
+char *sp_fmt_gbps(uint32_t mbps, char *buf, size_t len)
+{
+	unsigned int whole = mbps / 1000, frac = mbps % 1000;
+
+	if (!frac)
+		snprintf(buf, len, "%u", whole);
+	else if (frac % 100 == 0)
+		snprintf(buf, len, "%u.%u", whole, frac / 100);
+	else if (frac % 10 == 0)
+		snprintf(buf, len, "%u.%02u", whole, frac / 10);
+	else
+		snprintf(buf, len, "%u.%03u", whole, frac);
+	return buf;
+}
+
+char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len)
+{
+	char num[SP_RATE_STRLEN];
+
+	snprintf(buf, len, "%s Gbit/s", sp_fmt_gbps(mbps, num, sizeof(num)));
+	return buf;
+}
+
+#define NAME(table, i, fallback) \
+	((i) < ARRAY_SIZE(table) && (table)[i] ? (table)[i] : (fallback))
+
+const char *sp_port_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[SPARKPERF_PORT_NOP] = "NOP",
+		[SPARKPERF_PORT_DOWN] = "DOWN",
+		[SPARKPERF_PORT_INIT] = "INIT",
+		[SPARKPERF_PORT_ARMED] = "ARMED",
+		[SPARKPERF_PORT_ACTIVE] = "ACTIVE",
+		[SPARKPERF_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
+	};
+
+	return NAME(names, state, "UNKNOWN");
+}
+
+const char *sp_phys_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[SPARKPERF_PHYS_UNKNOWN] = "UNKNOWN",
+		[SPARKPERF_PHYS_SLEEP] = "SLEEP",
+		[SPARKPERF_PHYS_POLLING] = "POLLING",
+		[SPARKPERF_PHYS_DISABLED] = "DISABLED",
+		[SPARKPERF_PHYS_TRAINING] = "TRAINING",
+		[SPARKPERF_PHYS_LINK_UP] = "LINK_UP",
+		[SPARKPERF_PHYS_LINK_ERROR_RECOVERY] = "LINK_ERROR_RECOVERY",
+		[SPARKPERF_PHYS_PHY_TEST] = "PHY_TEST",
+	};
+
+	return NAME(names, state, "UNKNOWN");
+}
+
+const char *sp_link_layer_str(unsigned int ll)
+{
+	static const char *const names[] = {
+		[SPARKPERF_LINK_LAYER_UNSPECIFIED] = "Unspecified",
+		[SPARKPERF_LINK_LAYER_INFINIBAND] = "InfiniBand",
+		[SPARKPERF_LINK_LAYER_ETHERNET] = "Ethernet",
+	};
+
+	return NAME(names, ll, "Unknown");
+}
+
+const char *sp_speed_str(unsigned int speed)
+{
+	static const char *const names[] = {
+		[SPARKPERF_SPEED_UNKNOWN] = NULL,
+		[SPARKPERF_SPEED_SDR] = "SDR",
+		[SPARKPERF_SPEED_DDR] = "DDR",
+		[SPARKPERF_SPEED_QDR] = "QDR",
+		[SPARKPERF_SPEED_FDR10] = "FDR10",
+		[SPARKPERF_SPEED_FDR] = "FDR",
+		[SPARKPERF_SPEED_EDR] = "EDR",
+		[SPARKPERF_SPEED_HDR] = "HDR",
+		[SPARKPERF_SPEED_NDR] = "NDR",
+		[SPARKPERF_SPEED_XDR] = "XDR",
+	};
+
+	return NAME(names, speed, NULL);
+}
+
+const char *sp_gid_type_str(unsigned int type)
+{
+	static const char *const names[] = {
+		[SPARKPERF_GID_TYPE_IB] = "IB",
+		[SPARKPERF_GID_TYPE_ROCE_V1] = "RoCE v1",
+		[SPARKPERF_GID_TYPE_ROCE_V2] = "RoCE v2",
+	};
+
+	return NAME(names, type, "unknown");
+}
+
+const char *sp_operstate_str(unsigned int operstate)
+{
+	static const char *const names[] = {
+		[IF_OPER_UNKNOWN] = "unknown",
+		[IF_OPER_NOTPRESENT] = "notpresent",
+		[IF_OPER_DOWN] = "down",
+		[IF_OPER_LOWERLAYERDOWN] = "lowerlayerdown",
+		[IF_OPER_TESTING] = "testing",
+		[IF_OPER_DORMANT] = "dormant",
+		[IF_OPER_UP] = "up",
+	};
+
+	return NAME(names, operstate, "unknown");
+}

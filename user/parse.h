@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure argument parsers and value formatters: no I/O, no globals, no netlink.
+ * Parsers return 0, -EINVAL (not a valid value) or -ERANGE (valid but outside
+ * [min, max]).
+ */
+#ifndef SPARKPERF_CTL_PARSE_H
+#define SPARKPERF_CTL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decimal only: no sign, no blanks, no base prefix. */
+int sp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int sp_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+
+/*
+ * Sizes in bytes: an integer with an optional suffix B, K or KiB (2^10),
+ * M or MiB (2^20), G or GiB (2^30). "KB"/"MB"/"GB" are rejected as ambiguous.
+ */
+int sp_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * Durations in nanoseconds: a decimal number (fraction allowed: "1.5s") with
+ * an optional unit ns, us, ms, s (the default), m or h. The value must be a
+ * whole number of nanoseconds.
+ */
+int sp_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
+		      uint64_t *out_ns);
+
+/* "a,b,c": no empty items. */
+struct sp_list {
+	char **items;
+	size_t n;
+	char *buf;
+};
+
+int sp_parse_list(const char *s, struct sp_list *out);
+void sp_list_free(struct sp_list *list);
+
+/* RDMA device names: 1 .. SPARKPERF_DEV_NAME_MAX - 1 bytes, no '/' or blanks. */
+bool sp_dev_name_valid(const char *s);
+
+/* "key value" pairs. */
+enum sp_kv_type {
+	SP_KV_U32,	/* dst: uint32_t * */
+	SP_KV_U64,	/* dst: uint64_t * */
+	SP_KV_SIZE,	/* dst: uint64_t *, bytes */
+	SP_KV_DURATION,	/* dst: uint64_t *, ns */
+	SP_KV_STRING,	/* dst: const char ** (points into argv) */
+	SP_KV_LIST,	/* dst: struct sp_list *, free with sp_list_free */
+};
+
+struct sp_kv {
+	const char *key;	/* keyword, matched exactly */
+	const char *what;	/* name used in messages; NULL: key */
+	enum sp_kv_type type;
+	uint64_t min, max;	/* numeric types */
+	void *dst;
+	bool seen;		/* set by sp_parse_kv */
+};
+
+/*
+ * Parses argv[0..argc-1] as "key value" pairs into the table. On failure
+ * returns -EINVAL and writes one line (no newline), e.g. "Invalid count: 'x'",
+ * into err. Lists already parsed stay allocated: free them either way.
+ */
+int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
+		char *err, size_t err_len);
+
+/* Formatters. Each returns buf. */
+#define SP_GUID_STRLEN 20	/* "xxxx:xxxx:xxxx:xxxx" + NUL */
+#define SP_GID_STRLEN 46	/* INET6_ADDRSTRLEN */
+#define SP_IPV4_STRLEN 16	/* INET_ADDRSTRLEN */
+#define SP_RATE_STRLEN 32
+
+char *sp_fmt_guid(uint64_t guid, char *buf, size_t len);
+char *sp_fmt_gid(const uint8_t gid[16], char *buf, size_t len);
+/* true and the dotted quad when the GID is an IPv4-mapped address */
+bool sp_gid_ipv4(const uint8_t gid[16], char *buf, size_t len);
+/* Mbit/s as a plain Gbit/s number: 100000 -> "100", 2500 -> "2.5" */
+char *sp_fmt_gbps(uint32_t mbps, char *buf, size_t len);
+/* Mbit/s with unit: "100 Gbit/s" */
+char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len);
+
+/* Names as rdma(8) and ibv_devinfo(1) print them. */
+const char *sp_port_state_str(unsigned int state);	/* ACTIVE, ..., UNKNOWN */
+const char *sp_phys_state_str(unsigned int state);	/* LINK_UP, ..., UNKNOWN */
+const char *sp_link_layer_str(unsigned int ll);		/* Ethernet, InfiniBand */
+const char *sp_speed_str(unsigned int speed);		/* EDR, ...; NULL if unknown */
+const char *sp_gid_type_str(unsigned int type);		/* IB, RoCE v1, RoCE v2 */
+const char *sp_operstate_str(unsigned int operstate);	/* up, down, ... */
+
+#endif

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparkperf-ctl [ OPTIONS ] OBJECT { COMMAND | help } [ ARGS ]
+ *
+ * Global options and the object table; everything else lives in <object>.c,
+ * nl.c (netlink), print.c (stdout) and parse.c (pure parsers).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "nl.h"
+#include "print.h"
+#include "version.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name;
+	int (*fn)(const struct sp_ctx *ctx, int argc, char **argv);
+	const char *help;
+} objects[] = {
+#define SP_OBJECT_ENTRY(name, help) { #name, sp_cmd_##name, help },
+	SP_OBJECTS(SP_OBJECT_ENTRY)
+#undef SP_OBJECT_ENTRY
+};
+
+static const char *usage(void)
+{
+	static char buf[2048];
+	size_t len, i;
+
+	if (buf[0])
+		return buf;
+	len = (size_t)snprintf(buf, sizeof(buf),
+		"Usage: sparkperf-ctl [ OPTIONS ] OBJECT { COMMAND | help } [ ARGS ]\n"
+		"       sparkperf-ctl { -V[ersion] | -h[elp] }\n"
+		"where  OBJECT := {");
+	for (i = 0; i < ARRAY_SIZE(objects) && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s",
+					i ? " |" : "", objects[i].name);
+	if (len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+			" }\n"
+			"       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+			"\nObjects:\n");
+	for (i = 0; i < ARRAY_SIZE(objects) && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-8s %s\n",
+					objects[i].name, objects[i].help);
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len,
+			 "  %-8s %s\n\nRun 'sparkperf-ctl OBJECT help' for the commands of an object.\n",
+			 "help", "this text");
+	return buf;
+}
+
+static int do_version(void)
+{
+	const char *status = NULL;
+	struct sp_info info;
+	char buf[320];
+	struct sp_nl nl;
+	bool have = false;
+	int ret;
+
+	/* resolving the family makes the kernel load the module if it can */
+	ret = sp_nl_open(&nl);
+	if (!ret) {
+		ret = sp_nl_info_get(&nl, &info);
+		have = !ret;
+	}
+	if (ret == -ENOENT && !nl.err.has_msg) {
+		status = "not loaded";
+	} else if (ret) {
+		snprintf(buf, sizeof(buf), "unknown (%s)",
+			 nl.err.has_msg ? nl.err.msg : strerror(-ret));
+		status = buf;
+	}
+	sp_nl_close(&nl);
+	ret = sp_print_version(SPARKPERF_CTL_VERSION, have ? &info : NULL, status);
+	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sp_ctx ctx = { 0 };
+	bool version = false, help = false;
+	const char *object;
+	size_t i;
+	int c;
+
+	opterr = 0;
+	/* "+": options end at OBJECT, whose arguments are its own */
+	while ((c = getopt_long(argc, argv, "+jpVh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'p':
+			ctx.pretty = true;
+			ctx.json = true;
+			break;
+		case 'V':
+			version = true;
+			break;
+		case 'h':
+			help = true;
+			break;
+		default:
+			if (optopt)
+				return sp_usage_error(usage(), "Invalid option '-%c'", optopt);
+			return sp_usage_error(usage(), "Invalid option '%s'", argv[optind - 1]);
+		}
+	}
+	sp_print_init(NULL, ctx.json, ctx.pretty);
+
+	if (help) {
+		sp_print_text("%s", usage());
+		return SP_EXIT_OK;
+	}
+	if (version)
+		return do_version();
+	if (optind >= argc)
+		return sp_usage_error(usage(), "Missing OBJECT");
+
+	object = argv[optind];
+	if (sp_is_help(object)) {
+		sp_print_text("%s", usage());
+		return SP_EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(object, objects[i].name))
+			return objects[i].fn(&ctx, argc - optind - 1, argv + optind + 1);
+	return sp_usage_error(usage(), "Unknown object '%s'", object);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv), ret;
+
+	ret = sp_print_flush();
+	if (ret) {
+		fprintf(stderr, "sparkperf-ctl: write error: %s\n", strerror(-ret));
+		if (rc == SP_EXIT_OK)
+			rc = SP_EXIT_ERROR;
+	}
+	return rc;
+}
