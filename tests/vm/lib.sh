@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers for VM tests (tests/vm/t-*.sh), run by scripts/vm-run / vm-suite.
+# POSIX sh (works from sh and bash):  . "$SP_REPO/tests/vm/lib.sh"
+#
+# Results are KTAP/TAP-style lines, counted by scripts/vm-suite:
+#   ok N - DESC
+#   not ok N - DESC
+#   # diagnostic (a failing command's output, indented)
+#
+#   sp_test DESC CMD [ARGS...]   run CMD (output captured), ok if it exits 0
+#   sp_ok DESC                   ok if the previous command exited 0:
+#                                  grep -q rxe0 f; sp_ok "rxe0 listed"
+#   sp_pass DESC / sp_fail DESC [MSG...]   record a result directly
+#   sp_skip DESC REASON          "ok N - DESC # SKIP REASON"
+#   sp_diag MSG...               "# MSG"
+#   sp_plan_done                 prints "1..N" and "N passed, N failed";
+#                                returns 1 if anything failed (use it last:
+#                                  sp_plan_done; exit)
+#   sp_wait_for CMD TIMEOUT      poll the shell command string CMD (eval'd)
+#                                every 0.2 s until it succeeds; 1 on timeout
+#   sp_barrier NAME [TIMEOUT]    pair mode: wait until the peer VM reached the
+#                                same barrier (default 120 s); 0 at once in
+#                                single mode; 1 on timeout
+#   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2)
+#
+# Environment from vm-run: SP_VM_NAME (vm|spark1|spark2), SP_VM_ROLE
+# (single|a|b), SP_VM_ADDR, SP_VM_PEER, SP_VM_NETDEV, SP_VM_RDMA_DEV, SP_OUT,
+# SP_SHARED, SP_REPO.
+
+SP_N=0
+SP_PASSED=0
+SP_FAILED=0
+
+sp_diag() { printf '# %s\n' "$*"; }
+
+sp_pass() {
+	SP_N=$((SP_N + 1))
+	SP_PASSED=$((SP_PASSED + 1))
+	printf 'ok %d - %s\n' "$SP_N" "$1"
+}
+
+sp_fail() {
+	sp_desc_=$1
+	shift
+	SP_N=$((SP_N + 1))
+	SP_FAILED=$((SP_FAILED + 1))
+	printf 'not ok %d - %s\n' "$SP_N" "$sp_desc_"
+	[ $# -eq 0 ] || printf '%s\n' "$*" | sed 's/^/#   /'
+	return 0
+}
+
+sp_skip() {
+	SP_N=$((SP_N + 1))
+	SP_PASSED=$((SP_PASSED + 1))
+	printf 'ok %d - %s # SKIP %s\n' "$SP_N" "$1" "${2:-}"
+}
+
+sp_ok() {
+	sp_rc_=$?
+	if [ "$sp_rc_" -eq 0 ]; then
+		sp_pass "$1"
+	else
+		sp_fail "$1" "exit status $sp_rc_"
+	fi
+	return "$sp_rc_"
+}
+
+sp_test() {
+	sp_desc_=$1
+	shift
+	sp_out_=$("$@" 2>&1)
+	sp_rc_=$?
+	if [ "$sp_rc_" -eq 0 ]; then
+		sp_pass "$sp_desc_"
+	else
+		sp_fail "$sp_desc_" "\$ $* (exit $sp_rc_)
+$sp_out_"
+	fi
+	return "$sp_rc_"
+}
+
+sp_plan_done() {
+	printf '1..%d\n' "$SP_N"
+	printf '%d passed, %d failed\n' "$SP_PASSED" "$SP_FAILED"
+	[ "$SP_FAILED" -eq 0 ]
+}
+
+sp_wait_for() {
+	sp_end_=$(($(date +%s%N) / 1000000 + ${2:-10} * 1000))
+	until eval "$1" >/dev/null 2>&1; do
+		[ "$(($(date +%s%N) / 1000000))" -lt "$sp_end_" ] || return 1
+		sleep 0.2
+	done
+}
+
+sp_is_pair() { [ "${SP_VM_ROLE:-single}" != single ]; }
+sp_is_a() { [ "${SP_VM_ROLE:-}" = a ]; }
+sp_is_b() { [ "${SP_VM_ROLE:-}" = b ]; }
+
+# Each VM creates SP_SHARED/.barrier-NAME-<vm>, then waits for the peer's.
+# 9p reads go to the host each time, so each VM sees the other's files.
+sp_barrier() {
+	sp_is_pair || return 0
+	case "$SP_VM_NAME" in
+	spark1) sp_peer_=spark2 ;;
+	*) sp_peer_=spark1 ;;
+	esac
+	: >"$SP_SHARED/.barrier-$1-$SP_VM_NAME" || return 1
+	sp_wait_for "[ -e '$SP_SHARED/.barrier-$1-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]" "${2:-120}"
+	if [ ! -e "$SP_SHARED/.barrier-$1-$sp_peer_" ]; then
+		sp_diag "barrier '$1': $sp_peer_ did not arrive within ${2:-120}s (or its VM stopped)"
+		return 1
+	fi
+}

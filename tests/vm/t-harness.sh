@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-mode: host
+#
+# Self-test of the VM harness, run on the host by scripts/vm-suite.
+#  1. The kernel-verdict parsers (tests/vm/judge.sh) on synthetic dmesg text.
+#  2. One VM boot whose command crashes the kernel (sysrq c): vm-run must exit
+#     125 and name a kernel panic. This proves a splat cannot go unnoticed.
+#  3. Only with SP_HARNESS_FULL=1, one more boot that fakes a WARNING and a
+#     leaked object in the kernel log: vm-run must exit 125 naming both.
+repo=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=tests/vm/lib.sh
+. "$repo/tests/vm/lib.sh"
+# shellcheck source=tests/vm/judge.sh
+. "$repo/tests/vm/judge.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- 1: parsers ----------------------------------------------------------------
+cat >"$tmp/clean" <<'LOG'
+[    7.1] sparkperf: session s0 created
+[    7.2] sparkperf: flow f1 created
+[    7.3] sparkperf: session s0 destroyed
+[    7.4] sparkperf: session s0 created
+[    7.5] sparkperf: session s0 destroyed
+[    7.6] sparkperf: flow f1 destroyed
+[    7.7] rdma_rxe: loaded
+LOG
+cat >"$tmp/dirty" <<'LOG'
+[    7.1] sparkperf: session s0 created
+[    7.2] sparkperf: flow f1 created
+[    7.3] sparkperf: flow f1 destroyed
+[    7.4] sparkperf: flow f2 destroyed
+[    8.0] ------------[ cut here ]------------
+[    8.0] WARNING: CPU: 0 PID: 1 at kmod/main.c:10 sp_init+0x10/0x20 [sparkperf]
+[    8.1] list_del corruption. prev->next should be ffff..., but was ...
+LOG
+
+out=$(sp_judge_balance "$tmp/clean")
+[[ -z "$out" ]]
+sp_ok "balanced created/destroyed lines pass" || sp_diag "$out"
+out=$(sp_judge_balance "$tmp/dirty")
+grep -q 'leaked.*session s0' <<<"$out" && grep -q 'never created: flow f2' <<<"$out" &&
+	! grep -q 'f1' <<<"$out"
+sp_ok "a leaked object and an unmatched destroy are reported" || sp_diag "$out"
+out=$(sp_judge_splats "$tmp/clean")
+[[ -z "$out" ]]
+sp_ok "a clean log has no splat" || sp_diag "$out"
+out=$(sp_judge_splats "$tmp/dirty")
+grep -q 'WARNING: CPU: 0' <<<"$out" && grep -q 'list_del corruption' <<<"$out"
+sp_ok "WARNING and list corruption are splats" || sp_diag "$out"
+[[ -z "$(sp_judge_taint 12288)" && -n "$(sp_judge_taint $((12288 | 512)))" ]]
+sp_ok "taint O+E accepted, W rejected"
+[[ "$(sp_taint_flags 12800)" == "W(bit 9) O(bit 12) E(bit 13)" ]]
+sp_ok "taint flags decoded" || sp_diag "$(sp_taint_flags 12800)"
+
+# --- 2: a kernel crash is a failure ----------------------------------------------
+out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c 'echo c >/proc/sysrq-trigger; sleep 30' 2>&1)
+rc=$?
+if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic' <<<"$out"; then
+	sp_pass "vm-run reports a kernel crash (exit 125, kernel panic)"
+else
+	sp_fail "vm-run reports a kernel crash (exit 125, kernel panic)" "exit $rc
+$out"
+fi
+
+# --- 3: fake splat + leaked object (optional, one more boot) ----------------------
+if [[ ${SP_HARNESS_FULL:-0} == 1 ]]; then
+	out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c \
+		'echo "sparkperf: widget w1 created" >/dev/kmsg; echo "WARNING: harness self-test" >/dev/kmsg; exit 0' 2>&1)
+	rc=$?
+	if ((rc == 125)) && grep -q 'kernel splat: .*WARNING: harness self-test' <<<"$out" &&
+		grep -q 'object leaked.*widget w1' <<<"$out"; then
+		sp_pass "vm-run reports a logged WARNING and a leaked object (exit 125)"
+	else
+		sp_fail "vm-run reports a logged WARNING and a leaked object (exit 125)" "exit $rc
+$out"
+	fi
+else
+	sp_skip "vm-run reports a logged WARNING and a leaked object" "set SP_HARNESS_FULL=1"
+fi
+
+sp_plan_done
