@@ -25,5 +25,5 @@ int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
 	for (i = 0; i < n_cmds; i++)
 		if (!strcmp(argv[0], cmds[i].name))
 			return cmds[i].fn(ctx, argc - 1, argv + 1);
-	return sp_usage_error(usage, "Unknown command '%s' for object '%s'", argv[0], object);
+	return sp_usage_error(object, "Unknown command '%s' for object '%s'", argv[0], object);
 }

@@ -35,10 +35,10 @@ static int dev_show(const struct sp_ctx *ctx, int argc, char **argv)
 		return SP_EXIT_OK;
 	}
 	if (argc > 1)
-		return sp_usage_error(dev_usage, "Unexpected argument '%s'", argv[1]);
+		return sp_usage_error("dev", "Unexpected argument '%s'", argv[1]);
 	if (argc == 1) {
 		if (!sp_dev_name_valid(argv[0]))
-			return sp_usage_error(dev_usage, "Invalid device name: '%s'", argv[0]);
+			return sp_usage_error("dev", "Invalid device name: '%s'", argv[0]);
 		name = argv[0];
 	}
 
@@ -158,7 +158,7 @@ static int dev_monitor(const struct sp_ctx *ctx, int argc, char **argv)
 		return SP_EXIT_OK;
 	}
 	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error(dev_usage, "%s", err);
+		return sp_usage_error("dev", "%s", err);
 
 	ret = sp_nl_open(&nl);
 	if (ret)

@@ -27,14 +27,15 @@ void sp_err(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-int sp_usage_error(const char *usage, const char *fmt, ...)
+int sp_usage_error(const char *object, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", usage ? usage : "");
+	fprintf(stderr, " (see 'sparkperf-ctl %s%shelp')\n", object ? object : "",
+		object ? " " : "");
 	return SP_EXIT_USAGE;
 }
 

@@ -15,8 +15,11 @@
 /* "Error: <message>." (the full stop is added when missing) */
 void sp_err(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* One precise line, then the usage text; returns SP_EXIT_USAGE. */
-int sp_usage_error(const char *usage, const char *fmt, ...)
+/*
+ * One precise line on stderr, pointing at "sparkperf-ctl [OBJECT] help";
+ * returns SP_EXIT_USAGE.
+ */
+int sp_usage_error(const char *object, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*

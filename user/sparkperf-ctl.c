@@ -118,8 +118,8 @@ static int run(int argc, char **argv)
 			break;
 		default:
 			if (optopt)
-				return sp_usage_error(usage(), "Invalid option '-%c'", optopt);
-			return sp_usage_error(usage(), "Invalid option '%s'", argv[optind - 1]);
+				return sp_usage_error(NULL, "Invalid option '-%c'", optopt);
+			return sp_usage_error(NULL, "Invalid option '%s'", argv[optind - 1]);
 		}
 	}
 	sp_print_init(NULL, ctx.json, ctx.pretty);
@@ -131,7 +131,7 @@ static int run(int argc, char **argv)
 	if (version)
 		return do_version();
 	if (optind >= argc)
-		return sp_usage_error(usage(), "Missing OBJECT");
+		return sp_usage_error(NULL, "Missing OBJECT");
 
 	object = argv[optind];
 	if (sp_is_help(object)) {
@@ -141,7 +141,7 @@ static int run(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(object, objects[i].name))
 			return objects[i].fn(&ctx, argc - optind - 1, argv + optind + 1);
-	return sp_usage_error(usage(), "Unknown object '%s'", object);
+	return sp_usage_error(NULL, "Unknown object '%s'", object);
 }
 
 int main(int argc, char **argv)

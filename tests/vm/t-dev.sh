@@ -117,8 +117,8 @@ overlong_name_is_an_error() {
 	sparkperf-ctl dev show "$name" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	cat "$tmp/err"
-	[ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q '^Error: ' "$tmp/err"
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q "^Invalid device name: '$name'" "$tmp/err"
 }
 
 version_matches_module() {
@@ -163,7 +163,7 @@ sp_test "dev monitor saw it added and removed" events_seen
 
 sp_test "an unprivileged user can list devices" unprivileged_lists
 sp_test "an unknown device name: one error line, exit 1" unknown_device_is_an_error
-sp_test "an over-long device name is rejected" overlong_name_is_an_error
+sp_test "an over-long device name: one usage line, exit 2" overlong_name_is_an_error
 sp_test "-V shows the module's version" version_matches_module
 sp_test "module not loadable: clear error; then autoloaded" not_loaded_then_autoloaded
 
