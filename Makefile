@@ -39,9 +39,15 @@ deps:
 unit: user
 	$(MAKE) -C tests/unit $(USER_FLAGS) run
 
-# Kernel style and static checks: checkpatch and sparse.
+# Style and static checks: checkpatch and sparse on the module, shellcheck
+# on the scripts, groff warnings on the man page.
+SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/*))
 style:
 	scripts/checkpatch.sh
+	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
+	shellcheck -s bash user/completion/sparkperf-ctl
+	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS) sparse
 
 dkms-check:
