@@ -81,6 +81,12 @@ add_second_device() {
 		.ports[0].netdev == "spveth0")] | length == 1'
 }
 
+port_down_shows() {
+	ip link set spveth0 down &&
+	sp_wait_for "sparkperf-ctl -j dev show rxe1 |
+		jq -e '.[0].ports[0].state == \"DOWN\"'" 10
+}
+
 delete_second_device() {
 	rdma link delete rxe1 &&
 	sparkperf-ctl -j dev | jq -e '[.[] | select(.name == "rxe1")] | length == 0'
@@ -89,6 +95,9 @@ delete_second_device() {
 events_seen() {
 	cat "$tmp/events"
 	jq -se '[.[] | select(.event == "new" and .dev.name == "rxe1")] | length == 1' \
+		"$tmp/events" >/dev/null &&
+	jq -se '[.[] | select(.event == "change" and .dev.name == "rxe1" and
+		.port == 1 and .dev.ports[0].state == "DOWN")] | length >= 1' \
 		"$tmp/events" >/dev/null &&
 	jq -se '[.[] | select(.event == "del" and .dev.name == "rxe1")] | length == 1' \
 		"$tmp/events" >/dev/null
@@ -155,11 +164,12 @@ sparkperf-ctl -j dev monitor >"$tmp/events" 2>"$tmp/monitor.err" &
 monitor=$!
 sleep 1
 sp_test "rdma link add of a second device shows it" add_second_device
+sp_test "its netdev going down takes its port DOWN" port_down_shows
 sp_test "rdma link delete removes it" delete_second_device
 sleep 1
 kill "$monitor"
 wait "$monitor"
-sp_test "dev monitor saw it added and removed" events_seen
+sp_test "dev monitor saw it added, its port go down, and removed" events_seen
 
 sp_test "an unprivileged user can list devices" unprivileged_lists
 sp_test "an unknown device name: one error line, exit 1" unknown_device_is_an_error

@@ -65,20 +65,16 @@ else
 $out"
 fi
 
-# --- 3: fake splat + leaked object (optional, one more boot) ----------------------
-if [[ ${SP_HARNESS_FULL:-0} == 1 ]]; then
-	out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c \
-		'echo "sparkperf: widget w1 created" >/dev/kmsg; echo "WARNING: harness self-test" >/dev/kmsg; exit 0' 2>&1)
-	rc=$?
-	if ((rc == 125)) && grep -q 'kernel splat: .*WARNING: harness self-test' <<<"$out" &&
-		grep -q 'object leaked.*widget w1' <<<"$out"; then
-		sp_pass "vm-run reports a logged WARNING and a leaked object (exit 125)"
-	else
-		sp_fail "vm-run reports a logged WARNING and a leaked object (exit 125)" "exit $rc
-$out"
-	fi
+# --- 3: a logged splat and a leaked object are failures ---------------------------
+out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c \
+	'echo "sparkperf: widget w1 created" >/dev/kmsg; echo "WARNING: harness self-test" >/dev/kmsg; exit 0' 2>&1)
+rc=$?
+if ((rc == 125)) && grep -q 'kernel splat: .*WARNING: harness self-test' <<<"$out" &&
+	grep -q 'object leaked.*widget w1' <<<"$out"; then
+	sp_pass "vm-run reports a logged WARNING and a leaked object (exit 125)"
 else
-	sp_skip "vm-run reports a logged WARNING and a leaked object" "set SP_HARNESS_FULL=1"
+	sp_fail "vm-run reports a logged WARNING and a leaked object (exit 125)" "exit $rc
+$out"
 fi
 
 sp_plan_done
