@@ -6,7 +6,7 @@
 #  1. The kernel-verdict parsers (tests/vm/judge.sh) on synthetic dmesg text.
 #  2. One VM boot whose command crashes the kernel (sysrq c): vm-run must exit
 #     125 and name a kernel panic. This proves a splat cannot go unnoticed.
-#  3. Only with SP_HARNESS_FULL=1, one more boot that fakes a WARNING and a
+#  3. One more boot that fakes a WARNING and a
 #     leaked object in the kernel log: vm-run must exit 125 naming both.
 repo=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=tests/vm/lib.sh
