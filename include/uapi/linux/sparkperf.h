@@ -111,6 +111,165 @@
  *
  * Sending SPARKPERF_CMD_DEV_NEW, _CHANGE or _DEL as a request fails with
  * -EOPNOTSUPP.
+ *
+ * Servers and latency sessions
+ * ============================
+ *
+ * A server is a kernel rdma_cm listener that serves any sparkperf client:
+ * the client pushes its whole test configuration in the connection's private
+ * data and the server answers with what the client needs (its buffer address
+ * and rkey). A latency session is the client side: a kernel thread that
+ * connects to a server, runs the ping-pong and keeps the statistics. All of
+ * these commands need CAP_NET_ADMIN.
+ *
+ * A session belongs to the netlink socket that started it and is destroyed
+ * when that socket is closed (so a killed CLI releases it); a server is
+ * detached and lives until SPARKPERF_CMD_SERVER_STOP or rmmod. Removing the
+ * RDMA device under a server or session ends it: a session with state
+ * SPARKPERF_LAT_STATE_FAILED and -ENODEV, a server with its listener gone.
+ * At most SPARKPERF_SESSIONS_MAX sessions and SPARKPERF_SERVERS_MAX servers
+ * exist at once (-ENOSPC beyond). A session's memory (two buffers of SIZE
+ * bytes, a 16-byte slot per kept sample, two histograms) is allocated before
+ * it connects.
+ *
+ * Addresses are NLA_BINARY of 4 (IPv4) or 16 (IPv6) bytes, network order.
+ *
+ * SPARKPERF_CMD_SERVER_START
+ * --------------------------
+ *
+ *    SPARKPERF_A_SERVER_ADDR: address to listen on, optional (any)
+ *    SPARKPERF_A_SERVER_PORT: NLA_U16, optional, default
+ *                             SPARKPERF_PORT_DEFAULT, range 1..65535
+ *
+ * Reply: one SPARKPERF_CMD_SERVER_GET message for the new server. -EADDRINUSE
+ * if a server has the same address and port.
+ *
+ * SPARKPERF_CMD_SERVER_STOP
+ * -------------------------
+ *
+ *    SPARKPERF_A_SERVER_ID: NLA_U32, optional; without it every server stops
+ *
+ * Connections being served are disconnected. -ENOENT for an unknown id.
+ *
+ * SPARKPERF_CMD_SERVER_GET
+ * ------------------------
+ *
+ * NLM_F_DUMP, no attributes. One message per server:
+ *
+ *    SPARKPERF_A_SERVER_ID: NLA_U32
+ *    SPARKPERF_A_SERVER_ADDR: as above (absent when listening on any)
+ *    SPARKPERF_A_SERVER_PORT: NLA_U16
+ *    SPARKPERF_A_SERVER_ACTIVE: NLA_U32, connections being served now
+ *    SPARKPERF_A_SERVER_SERVED: NLA_U64, connections served since start
+ *
+ * SPARKPERF_CMD_LAT_RUN
+ * ---------------------
+ *
+ * Starts a latency session and answers at once; the connection and the run
+ * proceed in the session's kernel thread (follow SPARKPERF_CMD_LAT_PROGRESS
+ * on the "progress" group, or poll SPARKPERF_CMD_LAT_GET).
+ *
+ *    SPARKPERF_A_LAT_PEER: address of the server, required
+ *    SPARKPERF_A_LAT_PORT: NLA_U16, default SPARKPERF_PORT_DEFAULT, 1..65535
+ *    SPARKPERF_A_LAT_DEV: NLA_NUL_STRING, optional: the RDMA device the
+ *                         route to the peer must use (-EXDEV otherwise)
+ *    SPARKPERF_A_LAT_OP: NLA_U8, enum sparkperf_lat_op, default write
+ *    SPARKPERF_A_LAT_SIZE: NLA_U32, bytes, 1..SPARKPERF_LAT_SIZE_MAX,
+ *                          default 2
+ *    SPARKPERF_A_LAT_ITERS: NLA_U64, measured iterations,
+ *                           1..SPARKPERF_LAT_ITERS_MAX, default 1000
+ *    SPARKPERF_A_LAT_DURATION_MS: NLA_U32, run for this long instead of a
+ *                                 number of iterations,
+ *                                 1..SPARKPERF_LAT_DURATION_MS_MAX
+ *    SPARKPERF_A_LAT_WARMUP: NLA_U32, iterations run first and not measured,
+ *                            0..SPARKPERF_LAT_WARMUP_MAX, default 100
+ *    SPARKPERF_A_LAT_CPU: NLA_U32, CPU of the kernel thread; default a CPU
+ *                         of the RDMA device's NUMA node
+ *    SPARKPERF_A_LAT_SAMPLES_MAX: NLA_U32, raw samples kept (the last ones),
+ *                                 0..SPARKPERF_LAT_SAMPLES_MAX, default
+ *                                 SPARKPERF_LAT_SAMPLES_DEFAULT
+ *    SPARKPERF_A_LAT_INTERVAL_MS: NLA_U32, length of one interval of the
+ *                                 series, 10..60000, default 1000
+ *
+ * Reply: SPARKPERF_CMD_LAT_RUN with SPARKPERF_A_LAT_ID: NLA_U32.
+ *
+ * SPARKPERF_CMD_LAT_STOP
+ * ----------------------
+ *
+ *    SPARKPERF_A_LAT_ID: NLA_U32, required
+ *
+ * Stops a session; what was measured stays readable. -ENOENT for an unknown
+ * id.
+ *
+ * SPARKPERF_CMD_LAT_GET
+ * ---------------------
+ *
+ * With SPARKPERF_A_LAT_ID: that session; with NLM_F_DUMP: every session.
+ * Reply, one message per session:
+ *
+ *    SPARKPERF_A_LAT_ID, _PEER, _PORT, _OP, _SIZE, _ITERS or _DURATION_MS,
+ *        _WARMUP, _SAMPLES_MAX, _INTERVAL_MS: the configuration
+ *    SPARKPERF_A_LAT_DEV: NLA_NUL_STRING, the RDMA device used (once known)
+ *    SPARKPERF_A_LAT_CPU: NLA_U32, the CPU the thread ran on
+ *    SPARKPERF_A_LAT_STATE: NLA_U8, enum sparkperf_lat_state
+ *    SPARKPERF_A_LAT_ERROR: NLA_S32, negative errno of a failed session
+ *    SPARKPERF_A_LAT_ERROR_MSG: NLA_NUL_STRING, what failed, in words
+ *    SPARKPERF_A_LAT_WARMUP_DONE: NLA_U64, warm-up iterations run
+ *    SPARKPERF_A_LAT_COUNT: NLA_U64, measured round trips
+ *    SPARKPERF_A_LAT_ELAPSED_NS: NLA_U64, from the first to the last
+ *                                measured round trip
+ *    SPARKPERF_A_LAT_YIELDS: NLA_U64, times the thread yielded the CPU
+ *                            (always between round trips)
+ *    SPARKPERF_A_LAT_CLOCK_RES_NS: NLA_U32, resolution of the clock
+ *                                  (CLOCK_MONOTONIC, ktime_get_ns())
+ *    SPARKPERF_A_LAT_MIN_NS, _MAX_NS: NLA_U64, true extremes of the round
+ *                                     trip time
+ *    SPARKPERF_A_LAT_SUM_NS: NLA_U64, sum of the round trip times
+ *    SPARKPERF_A_LAT_SUMSQ_HI, _SUMSQ_LO: NLA_U64, the 128-bit sum of their
+ *                                         squares (ns^2), for an exact stdev
+ *    SPARKPERF_A_LAT_P50_NS, _P90_NS, _P99_NS, _P999_NS, _P9999_NS,
+ *        _P99999_NS: NLA_U64, round-trip percentiles from the histogram
+ *        (the middle of the bucket, within half a bucket: < 0.4%)
+ *    SPARKPERF_A_LAT_INTERVALS: NLA_NESTED, one entry per completed interval
+ *        SPARKPERF_A_LAT_INTERVALS_ENTRY: NLA_NESTED
+ *            SPARKPERF_A_INTERVAL_END_NS: NLA_U64, since the first measured
+ *                                         round trip
+ *            SPARKPERF_A_INTERVAL_COUNT: NLA_U64
+ *            SPARKPERF_A_INTERVAL_P50_NS, _P99_NS, _MAX_NS: NLA_U64
+ *
+ * Times are round trips; one-way latency is half of them.
+ *
+ * SPARKPERF_CMD_LAT_SAMPLES
+ * -------------------------
+ *
+ * NLM_F_DUMP with SPARKPERF_A_LAT_ID (required): the kept raw samples,
+ * oldest first, in messages of
+ *
+ *    SPARKPERF_A_LAT_ID: NLA_U32
+ *    SPARKPERF_A_SAMPLES_FIRST: NLA_U64, measured-iteration number of the
+ *                               first sample in this message (0-based)
+ *    SPARKPERF_A_SAMPLES_DATA: NLA_BINARY, __u64 pairs in host order:
+ *                              start of the round trip (ns since the first
+ *                              measured one), round trip time (ns)
+ *
+ * "progress" multicast group (SPARKPERF_MCGRP_PROGRESS)
+ * -----------------------------------------------------
+ *
+ * CAP_NET_ADMIN to join. SPARKPERF_CMD_LAT_PROGRESS messages, one at each
+ * state change and at the end of every interval:
+ *
+ *    SPARKPERF_A_LAT_ID, _STATE, _COUNT, _WARMUP_DONE, and, at the end of an
+ *    interval, SPARKPERF_A_LAT_INTERVAL: NLA_NESTED, that interval's
+ *    SPARKPERF_A_INTERVAL_* attributes
+ *
+ * Histogram
+ * ---------
+ *
+ * Round trip times go into a log-linear histogram of SPARKPERF_HIST_BUCKETS
+ * buckets: values below 2^SPARKPERF_HIST_SUB_BITS ns exactly, above that
+ * 2^(SPARKPERF_HIST_SUB_BITS - 1) buckets per power of two (relative bucket
+ * width at most 1/128), values of 2^SPARKPERF_HIST_MAX_BITS ns and more in
+ * the last bucket. See kmod/hist.c.
  */
 
 #ifndef _UAPI_LINUX_SPARKPERF_H
@@ -119,6 +278,25 @@
 #define SPARKPERF_GENL_NAME "sparkperf"
 #define SPARKPERF_GENL_VERSION 1
 #define SPARKPERF_MCGRP_EVENTS "events"
+#define SPARKPERF_MCGRP_PROGRESS "progress"
+
+#define SPARKPERF_PORT_DEFAULT 18520
+#define SPARKPERF_SERVERS_MAX 16
+#define SPARKPERF_SESSIONS_MAX 64
+#define SPARKPERF_LAT_SIZE_MAX (8 << 20)
+#define SPARKPERF_LAT_ITERS_MAX 1000000000ULL
+#define SPARKPERF_LAT_DURATION_MS_MAX 3600000
+#define SPARKPERF_LAT_WARMUP_MAX 1000000
+#define SPARKPERF_LAT_SAMPLES_DEFAULT 100000
+#define SPARKPERF_LAT_SAMPLES_MAX (4 << 20)
+#define SPARKPERF_LAT_INTERVAL_MS_MIN 10
+#define SPARKPERF_LAT_INTERVAL_MS_MAX 60000
+
+#define SPARKPERF_HIST_SUB_BITS 8
+#define SPARKPERF_HIST_MAX_BITS 40
+#define SPARKPERF_HIST_BUCKETS \
+	((SPARKPERF_HIST_MAX_BITS - SPARKPERF_HIST_SUB_BITS + 2) << \
+	 (SPARKPERF_HIST_SUB_BITS - 1))
 
 /* Longest RDMA device name, with its NUL (IB_DEVICE_NAME_MAX). */
 #define SPARKPERF_DEV_NAME_MAX 64
@@ -130,6 +308,14 @@ enum sparkperf_cmd {
 	SPARKPERF_CMD_DEV_NEW,
 	SPARKPERF_CMD_DEV_CHANGE,
 	SPARKPERF_CMD_DEV_DEL,
+	SPARKPERF_CMD_SERVER_START,
+	SPARKPERF_CMD_SERVER_STOP,
+	SPARKPERF_CMD_SERVER_GET,
+	SPARKPERF_CMD_LAT_RUN,
+	SPARKPERF_CMD_LAT_STOP,
+	SPARKPERF_CMD_LAT_GET,
+	SPARKPERF_CMD_LAT_SAMPLES,
+	SPARKPERF_CMD_LAT_PROGRESS,
 	__SPARKPERF_CMD_MAX
 };
 
@@ -208,6 +394,102 @@ enum sparkperf_gid_attr {
 };
 
 #define SPARKPERF_A_GID_MAX (__SPARKPERF_A_GID_MAX - 1)
+
+enum sparkperf_server_attr {
+	SPARKPERF_A_SERVER_UNSPEC,
+	SPARKPERF_A_SERVER_PAD,
+	SPARKPERF_A_SERVER_ID,
+	SPARKPERF_A_SERVER_ADDR,
+	SPARKPERF_A_SERVER_PORT,
+	SPARKPERF_A_SERVER_ACTIVE,
+	SPARKPERF_A_SERVER_SERVED,
+	__SPARKPERF_A_SERVER_MAX
+};
+
+#define SPARKPERF_A_SERVER_MAX (__SPARKPERF_A_SERVER_MAX - 1)
+
+enum sparkperf_lat_attr {
+	SPARKPERF_A_LAT_UNSPEC,
+	SPARKPERF_A_LAT_PAD,
+	SPARKPERF_A_LAT_ID,
+	SPARKPERF_A_LAT_PEER,
+	SPARKPERF_A_LAT_PORT,
+	SPARKPERF_A_LAT_DEV,
+	SPARKPERF_A_LAT_OP,
+	SPARKPERF_A_LAT_SIZE,
+	SPARKPERF_A_LAT_ITERS,
+	SPARKPERF_A_LAT_DURATION_MS,
+	SPARKPERF_A_LAT_WARMUP,
+	SPARKPERF_A_LAT_CPU,
+	SPARKPERF_A_LAT_SAMPLES_MAX,
+	SPARKPERF_A_LAT_INTERVAL_MS,
+	SPARKPERF_A_LAT_STATE,
+	SPARKPERF_A_LAT_ERROR,
+	SPARKPERF_A_LAT_ERROR_MSG,
+	SPARKPERF_A_LAT_WARMUP_DONE,
+	SPARKPERF_A_LAT_COUNT,
+	SPARKPERF_A_LAT_ELAPSED_NS,
+	SPARKPERF_A_LAT_YIELDS,
+	SPARKPERF_A_LAT_CLOCK_RES_NS,
+	SPARKPERF_A_LAT_MIN_NS,
+	SPARKPERF_A_LAT_MAX_NS,
+	SPARKPERF_A_LAT_SUM_NS,
+	SPARKPERF_A_LAT_SUMSQ_HI,
+	SPARKPERF_A_LAT_SUMSQ_LO,
+	SPARKPERF_A_LAT_P50_NS,
+	SPARKPERF_A_LAT_P90_NS,
+	SPARKPERF_A_LAT_P99_NS,
+	SPARKPERF_A_LAT_P999_NS,
+	SPARKPERF_A_LAT_P9999_NS,
+	SPARKPERF_A_LAT_P99999_NS,
+	SPARKPERF_A_LAT_INTERVALS,
+	SPARKPERF_A_LAT_INTERVAL,
+	SPARKPERF_A_SAMPLES_FIRST,
+	SPARKPERF_A_SAMPLES_DATA,
+	__SPARKPERF_A_LAT_MAX
+};
+
+#define SPARKPERF_A_LAT_MAX (__SPARKPERF_A_LAT_MAX - 1)
+
+/* The only attribute inside SPARKPERF_A_LAT_INTERVALS. */
+enum sparkperf_lat_intervals_attr {
+	SPARKPERF_A_LAT_INTERVALS_UNSPEC,
+	SPARKPERF_A_LAT_INTERVALS_ENTRY,
+	__SPARKPERF_A_LAT_INTERVALS_MAX
+};
+
+#define SPARKPERF_A_LAT_INTERVALS_MAX (__SPARKPERF_A_LAT_INTERVALS_MAX - 1)
+
+enum sparkperf_interval_attr {
+	SPARKPERF_A_INTERVAL_UNSPEC,
+	SPARKPERF_A_INTERVAL_PAD,
+	SPARKPERF_A_INTERVAL_END_NS,
+	SPARKPERF_A_INTERVAL_COUNT,
+	SPARKPERF_A_INTERVAL_P50_NS,
+	SPARKPERF_A_INTERVAL_P99_NS,
+	SPARKPERF_A_INTERVAL_MAX_NS,
+	__SPARKPERF_A_INTERVAL_MAX
+};
+
+#define SPARKPERF_A_INTERVAL_MAX (__SPARKPERF_A_INTERVAL_MAX - 1)
+
+enum sparkperf_lat_op {
+	SPARKPERF_LAT_OP_UNSPEC,
+	SPARKPERF_LAT_OP_WRITE,
+	SPARKPERF_LAT_OP_SEND,
+	SPARKPERF_LAT_OP_READ,
+	__SPARKPERF_LAT_OP_MAX
+};
+
+#define SPARKPERF_LAT_OP_MAX (__SPARKPERF_LAT_OP_MAX - 1)
+
+enum sparkperf_lat_state {
+	SPARKPERF_LAT_STATE_CONNECTING,
+	SPARKPERF_LAT_STATE_RUNNING,
+	SPARKPERF_LAT_STATE_DONE,
+	SPARKPERF_LAT_STATE_STOPPED,
+	SPARKPERF_LAT_STATE_FAILED,
+};
 
 /* Port logical state; the values are those of the IB specification. */
 enum sparkperf_port_state {
