@@ -23,7 +23,7 @@ struct sp_hist {
 	__u64 min;
 	__u64 max;
 	__u64 sum;
-	unsigned __int128 sumsq;
+	__uint128_t sumsq;
 	__u64 buckets[SPARKPERF_HIST_BUCKETS];
 };
 
@@ -48,7 +48,7 @@ static inline void sp_hist_add(struct sp_hist *hist, __u64 value)
 		hist->max = value;
 	hist->count++;
 	hist->sum += value;
-	hist->sumsq += (unsigned __int128)value * value;
+	hist->sumsq += (__uint128_t)value * value;
 	hist->buckets[sp_hist_bucket(value)]++;
 }
 
