@@ -53,6 +53,10 @@ style:
 dkms-check:
 	scripts/dkms-check $(VM_KVER)
 
+# The module for arm64 (DGX OS), cross-built against Debian's arm64 headers.
+cross-check:
+	scripts/cross-check
+
 # The VM suites boot Debian's kernel, so the module is built for it.
 vm-kmod:
 	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS)
@@ -61,7 +65,7 @@ vm-check: vm-kmod user
 	scripts/vm-suite
 
 check: deps
-	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check vm-check
+	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check cross-check vm-check
 
 demo: deps
 	$(MAKE) vm-kmod user
@@ -82,5 +86,5 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all kmod user deps unit style dkms-check vm-kmod vm-check check demo \
+.PHONY: all kmod user deps unit style dkms-check cross-check vm-kmod vm-check check demo \
 	install dkms-install clean
