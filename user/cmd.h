@@ -21,7 +21,9 @@ struct sp_ctx {
 
 /* X(name, one-line help), in the order "sparkperf-ctl help" lists them. */
 #define SP_OBJECTS(X) \
-	X(dev, "RDMA devices and ports: show, monitor")
+	X(dev, "RDMA devices and ports: show, monitor") \
+	X(server, "kernel servers for latency tests: show, start, stop") \
+	X(lat, "latency sessions: show, run (round trip times, percentiles)")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

@@ -77,9 +77,138 @@ struct sp_info {
 	uint32_t devices;
 };
 
+/* An IPv4 (len 4) or IPv6 (len 16) address, network byte order; len 0: any. */
+#define SP_ADDR_MAX 16
+
+struct sp_addr {
+	uint8_t len;
+	uint8_t raw[SP_ADDR_MAX];
+};
+
+struct sp_server {
+	uint32_t id;
+	struct sp_addr addr;		/* len 0: listening on any address */
+	uint16_t port;
+	uint32_t active;		/* connections being served now */
+	uint64_t served;		/* connections served since start */
+};
+
+struct sp_server_list {
+	struct sp_server *servers;
+	size_t n;
+	size_t cap;
+};
+
+/*
+ * A latency session's configuration. In a request, only the has_* fields
+ * that are set are sent (the kernel applies its defaults to the others); in
+ * a reply, they say which attributes the kernel echoed.
+ */
+struct sp_lat_config {
+	struct sp_addr peer;
+	bool has_port;
+	uint16_t port;
+	bool has_dev;
+	char dev[SPARKPERF_DEV_NAME_MAX];
+	bool has_op;
+	uint8_t op;			/* enum sparkperf_lat_op */
+	bool has_size;
+	uint32_t size;			/* bytes */
+	bool has_iters;
+	uint64_t iters;
+	bool has_duration;
+	uint32_t duration_ms;
+	bool has_warmup;
+	uint32_t warmup;
+	bool has_cpu;
+	uint32_t cpu;
+	bool has_samples_max;
+	uint32_t samples_max;
+	bool has_interval;
+	uint32_t interval_ms;
+};
+
+/* One completed interval of the series; times are round trips. */
+struct sp_lat_interval {
+	uint64_t end_ns;		/* since the first measured round trip */
+	uint64_t count;
+	uint64_t p50_ns;
+	uint64_t p99_ns;
+	uint64_t max_ns;
+};
+
+#define SP_LAT_ERRMSG_MAX 256
+
+/* SPARKPERF_CMD_LAT_GET: one session; all times are round trips, in ns. */
+struct sp_lat {
+	uint32_t id;
+	struct sp_lat_config cfg;	/* cfg.dev, cfg.cpu: the device and CPU used */
+	uint8_t state;			/* enum sparkperf_lat_state */
+	bool has_error;
+	int32_t error;			/* negative errno */
+	bool has_error_msg;
+	char error_msg[SP_LAT_ERRMSG_MAX];
+	uint64_t warmup_done;
+	uint64_t count;
+	uint64_t elapsed_ns;
+	uint64_t yields;
+	bool has_clock_res;
+	uint32_t clock_res_ns;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t sum_ns;
+	uint64_t sumsq_hi;		/* 128-bit sum of squares, ns^2 */
+	uint64_t sumsq_lo;
+	uint64_t p50_ns;
+	uint64_t p90_ns;
+	uint64_t p99_ns;
+	uint64_t p999_ns;
+	uint64_t p9999_ns;
+	uint64_t p99999_ns;
+	struct sp_lat_interval *intervals;
+	size_t n_intervals;
+};
+
+struct sp_lat_list {
+	struct sp_lat *lats;
+	size_t n;
+	size_t cap;
+};
+
+/* SPARKPERF_CMD_LAT_PROGRESS on the "progress" group. */
+struct sp_lat_progress {
+	uint32_t id;
+	uint8_t state;
+	uint64_t count;
+	uint64_t warmup_done;
+	bool has_interval;		/* sent at the end of an interval */
+	struct sp_lat_interval interval;
+};
+
+/* One SPARKPERF_CMD_LAT_SAMPLES message: n raw samples, not yet decoded. */
+struct sp_lat_samples {
+	uint32_t id;
+	uint64_t first;			/* measured-iteration number of the first */
+	const void *data;		/* n pairs of host-order __u64: start_ns, rtt_ns */
+	size_t n;
+};
+
+/* Sample i of a chunk (i < n): its start and round trip time, in ns. */
+void sp_lat_samples_get(const struct sp_lat_samples *s, size_t i,
+			uint64_t *start_ns, uint64_t *rtt_ns);
+
 void sp_dev_free(struct sp_dev *dev);
 void sp_dev_list_free(struct sp_dev_list *list);
 /* Appends a copy of *dev (taking ownership of its arrays); 0 or -ENOMEM. */
 int sp_dev_list_add(struct sp_dev_list *list, struct sp_dev *dev);
+
+/* The same for servers and sessions. */
+void sp_server_list_free(struct sp_server_list *list);
+int sp_server_list_add(struct sp_server_list *list, const struct sp_server *srv);
+void sp_lat_free(struct sp_lat *lat);
+void sp_lat_list_free(struct sp_lat_list *list);
+int sp_lat_list_add(struct sp_lat_list *list, struct sp_lat *lat);
+/* true once the session has ended: DONE, STOPPED or FAILED */
+bool sp_lat_state_final(unsigned int state);
 
 #endif

@@ -137,6 +137,120 @@ int sp_nl_dev_get_msg(int family, const char *name, struct nl_msg **out)
 	return 0;
 }
 
+static int put_failed(struct nl_msg **out)
+{
+	nlmsg_free(*out);
+	*out = NULL;
+	return -ENOMEM;
+}
+
+static bool addr_valid(const struct sp_addr *a)
+{
+	return a->len == 4 || a->len == 16;
+}
+
+int sp_nl_server_start_msg(int family, const struct sp_addr *addr, bool has_port,
+			   uint16_t port, struct nl_msg **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (addr && addr->len && !addr_valid(addr))
+		return -EINVAL;
+	if (has_port && !port)
+		return -EINVAL;
+	ret = req_new(family, SPARKPERF_CMD_SERVER_START, NLM_F_ACK, out);
+	if (ret)
+		return ret;
+	if (addr && addr->len &&
+	    nla_put(*out, SPARKPERF_A_SERVER_ADDR, addr->len, addr->raw) < 0)
+		return put_failed(out);
+	if (has_port && nla_put_u16(*out, SPARKPERF_A_SERVER_PORT, port) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_server_stop_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
+{
+	int ret = req_new(family, SPARKPERF_CMD_SERVER_STOP, NLM_F_ACK, out);
+
+	if (ret)
+		return ret;
+	if (has_id && nla_put_u32(*out, SPARKPERF_A_SERVER_ID, id) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_server_get_msg(int family, struct nl_msg **out)
+{
+	return req_new(family, SPARKPERF_CMD_SERVER_GET, NLM_F_DUMP, out);
+}
+
+int sp_nl_lat_run_msg(int family, const struct sp_lat_config *c, struct nl_msg **out)
+{
+	struct nl_msg *m;
+	int ret;
+
+	*out = NULL;
+	if (!addr_valid(&c->peer) || (c->has_iters && c->has_duration))
+		return -EINVAL;
+	if (c->has_dev && (!c->dev[0] || strnlen(c->dev, sizeof(c->dev)) >= sizeof(c->dev)))
+		return -EINVAL;
+	ret = req_new(family, SPARKPERF_CMD_LAT_RUN, NLM_F_ACK, out);
+	if (ret)
+		return ret;
+	m = *out;
+	if (nla_put(m, SPARKPERF_A_LAT_PEER, c->peer.len, c->peer.raw) < 0 ||
+	    (c->has_port && nla_put_u16(m, SPARKPERF_A_LAT_PORT, c->port) < 0) ||
+	    (c->has_dev && nla_put_string(m, SPARKPERF_A_LAT_DEV, c->dev) < 0) ||
+	    (c->has_op && nla_put_u8(m, SPARKPERF_A_LAT_OP, c->op) < 0) ||
+	    (c->has_size && nla_put_u32(m, SPARKPERF_A_LAT_SIZE, c->size) < 0) ||
+	    (c->has_iters && nla_put_u64(m, SPARKPERF_A_LAT_ITERS, c->iters) < 0) ||
+	    (c->has_duration &&
+	     nla_put_u32(m, SPARKPERF_A_LAT_DURATION_MS, c->duration_ms) < 0) ||
+	    (c->has_warmup && nla_put_u32(m, SPARKPERF_A_LAT_WARMUP, c->warmup) < 0) ||
+	    (c->has_cpu && nla_put_u32(m, SPARKPERF_A_LAT_CPU, c->cpu) < 0) ||
+	    (c->has_samples_max &&
+	     nla_put_u32(m, SPARKPERF_A_LAT_SAMPLES_MAX, c->samples_max) < 0) ||
+	    (c->has_interval &&
+	     nla_put_u32(m, SPARKPERF_A_LAT_INTERVAL_MS, c->interval_ms) < 0))
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_lat_stop_msg(int family, uint32_t id, struct nl_msg **out)
+{
+	int ret = req_new(family, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK, out);
+
+	if (ret)
+		return ret;
+	if (nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_lat_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
+{
+	int ret = req_new(family, SPARKPERF_CMD_LAT_GET, has_id ? NLM_F_ACK : NLM_F_DUMP, out);
+
+	if (ret)
+		return ret;
+	if (has_id && nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out)
+{
+	int ret = req_new(family, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP, out);
+
+	if (ret)
+		return ret;
+	if (nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
+		return put_failed(out);
+	return 0;
+}
+
 /* ---- reply parsers ---------------------------------------------------- */
 
 static int bad(const char **why, const char *reason)
@@ -151,6 +265,14 @@ static int get_u8(const struct nlattr *a, uint8_t *v)
 	if (nla_len(a) != sizeof(*v))
 		return -EBADMSG;
 	*v = nla_get_u8(a);
+	return 0;
+}
+
+static int get_u16(const struct nlattr *a, uint16_t *v)
+{
+	if (nla_len(a) != sizeof(*v))
+		return -EBADMSG;
+	*v = nla_get_u16(a);
 	return 0;
 }
 
@@ -191,6 +313,40 @@ static int get_str(const struct nlattr *a, char *buf, size_t size)
 	return 0;
 }
 
+/* A NUL-terminated string, cut to fit in buf. */
+static int get_str_cut(const struct nlattr *a, char *buf, size_t size)
+{
+	const char *s = nla_data(a);
+	int len = nla_len(a);
+	size_t n;
+
+	if (len <= 0 || !memchr(s, '\0', (size_t)len))
+		return -EBADMSG;
+	n = strlen(s);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+static int get_str_errmsg(const struct nlattr *a, char *buf)
+{
+	return get_str_cut(a, buf, SP_LAT_ERRMSG_MAX);
+}
+
+static int get_addr(const struct nlattr *a, struct sp_addr *addr)
+{
+	int len = nla_len(a);
+
+	if (len != 4 && len != 16)
+		return -EBADMSG;
+	memset(addr, 0, sizeof(*addr));
+	addr->len = (uint8_t)len;
+	memcpy(addr->raw, nla_data(a), (size_t)len);
+	return 0;
+}
+
 #define STR_GETTER(name, size) \
 	static int name(const struct nlattr *a, char *buf) \
 	{ \
@@ -214,6 +370,16 @@ STR_GETTER(get_str_kernel, sizeof(((struct sp_info *)0)->kernel))
 	do { \
 		if (!(tb)[type] || getter((tb)[type], dst)) \
 			return bad(why, #type); \
+	} while (0)
+
+/* Optional attribute that sets a has_* flag. */
+#define OPT_HAS(getter, tb, type, dst, has) \
+	do { \
+		if ((tb)[type]) { \
+			if (getter((tb)[type], dst)) \
+				return bad(why, #type); \
+			(has) = true; \
+		} \
 	} while (0)
 
 static size_t count_nested(struct nlattr *nest, int type)
@@ -354,6 +520,164 @@ int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char 
 	return 0;
 }
 
+int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_SERVER_MAX + 1];
+
+	memset(srv, 0, sizeof(*srv));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_SERVER_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	REQ(get_u32, tb, SPARKPERF_A_SERVER_ID, &srv->id);
+	OPT(get_addr, tb, SPARKPERF_A_SERVER_ADDR, &srv->addr);
+	REQ(get_u16, tb, SPARKPERF_A_SERVER_PORT, &srv->port);
+	OPT(get_u32, tb, SPARKPERF_A_SERVER_ACTIVE, &srv->active);
+	OPT(get_u64, tb, SPARKPERF_A_SERVER_SERVED, &srv->served);
+	return 0;
+}
+
+int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, id);
+	return 0;
+}
+
+static int get_interval(struct nlattr *attr, struct sp_lat_interval *iv, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
+
+	memset(iv, 0, sizeof(*iv));
+	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
+		return bad(why, "SPARKPERF_A_LAT_INTERVAL");
+	REQ(get_u64, tb, SPARKPERF_A_INTERVAL_END_NS, &iv->end_ns);
+	REQ(get_u64, tb, SPARKPERF_A_INTERVAL_COUNT, &iv->count);
+	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_P50_NS, &iv->p50_ns);
+	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_P99_NS, &iv->p99_ns);
+	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_MAX_NS, &iv->max_ns);
+	return 0;
+}
+
+static int get_lat_config(struct nlattr **tb, struct sp_lat_config *c, const char **why)
+{
+	OPT(get_addr, tb, SPARKPERF_A_LAT_PEER, &c->peer);
+	OPT_HAS(get_u16, tb, SPARKPERF_A_LAT_PORT, &c->port, c->has_port);
+	OPT_HAS(get_str_devname, tb, SPARKPERF_A_LAT_DEV, c->dev, c->has_dev);
+	OPT_HAS(get_u8, tb, SPARKPERF_A_LAT_OP, &c->op, c->has_op);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_SIZE, &c->size, c->has_size);
+	OPT_HAS(get_u64, tb, SPARKPERF_A_LAT_ITERS, &c->iters, c->has_iters);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_DURATION_MS, &c->duration_ms, c->has_duration);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_WARMUP, &c->warmup, c->has_warmup);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_CPU, &c->cpu, c->has_cpu);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_SAMPLES_MAX, &c->samples_max, c->has_samples_max);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_INTERVAL_MS, &c->interval_ms, c->has_interval);
+	return 0;
+}
+
+int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1], *pos;
+	size_t n;
+	int rem, ret;
+
+	memset(lat, 0, sizeof(*lat));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &lat->id);
+	ret = get_lat_config(tb, &lat->cfg, why);
+	if (ret)
+		return ret;
+	REQ(get_u8, tb, SPARKPERF_A_LAT_STATE, &lat->state);
+	OPT_HAS(get_s32, tb, SPARKPERF_A_LAT_ERROR, &lat->error, lat->has_error);
+	OPT_HAS(get_str_errmsg, tb, SPARKPERF_A_LAT_ERROR_MSG, lat->error_msg,
+		lat->has_error_msg);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_WARMUP_DONE, &lat->warmup_done);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_COUNT, &lat->count);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_ELAPSED_NS, &lat->elapsed_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_YIELDS, &lat->yields);
+	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_CLOCK_RES_NS, &lat->clock_res_ns,
+		lat->has_clock_res);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_MIN_NS, &lat->min_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_MAX_NS, &lat->max_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_SUM_NS, &lat->sum_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_SUMSQ_HI, &lat->sumsq_hi);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_SUMSQ_LO, &lat->sumsq_lo);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P50_NS, &lat->p50_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P90_NS, &lat->p90_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P99_NS, &lat->p99_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P999_NS, &lat->p999_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P9999_NS, &lat->p9999_ns);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_P99999_NS, &lat->p99999_ns);
+
+	if (!tb[SPARKPERF_A_LAT_INTERVALS])
+		return 0;
+	n = count_nested(tb[SPARKPERF_A_LAT_INTERVALS], SPARKPERF_A_LAT_INTERVALS_ENTRY);
+	if (!n)
+		return 0;
+	lat->intervals = calloc(n, sizeof(*lat->intervals));
+	if (!lat->intervals)
+		return -ENOMEM;
+	nla_for_each_nested(pos, tb[SPARKPERF_A_LAT_INTERVALS], rem) {
+		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
+			continue;
+		ret = get_interval(pos, &lat->intervals[lat->n_intervals], why);
+		if (ret)
+			return ret;
+		lat->n_intervals++;
+	}
+	return 0;
+}
+
+int sp_nl_parse_lat_progress(struct nlmsghdr *nlh, struct sp_lat_progress *p,
+			     const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
+	struct genlmsghdr *ghdr;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return bad(why, "truncated message");
+	ghdr = nlmsg_data(nlh);
+	if (ghdr->cmd != SPARKPERF_CMD_LAT_PROGRESS)
+		return -EOPNOTSUPP;
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &p->id);
+	REQ(get_u8, tb, SPARKPERF_A_LAT_STATE, &p->state);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_COUNT, &p->count);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_WARMUP_DONE, &p->warmup_done);
+	if (tb[SPARKPERF_A_LAT_INTERVAL]) {
+		ret = get_interval(tb[SPARKPERF_A_LAT_INTERVAL], &p->interval, why);
+		if (ret)
+			return ret;
+		p->has_interval = true;
+	}
+	return 0;
+}
+
+int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
+			    const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1], *data;
+	int len;
+
+	memset(s, 0, sizeof(*s));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &s->id);
+	REQ(get_u64, tb, SPARKPERF_A_SAMPLES_FIRST, &s->first);
+	data = tb[SPARKPERF_A_SAMPLES_DATA];
+	len = data ? nla_len(data) : -1;
+	if (len < 0 || len % (2 * sizeof(uint64_t)))
+		return bad(why, "SPARKPERF_A_SAMPLES_DATA");
+	s->data = nla_data(data);
+	s->n = (size_t)len / (2 * sizeof(uint64_t));
+	return 0;
+}
+
 int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_INFO_MAX + 1];
@@ -449,6 +773,54 @@ static const char *const info_attr_names[] = {
 	N(SPARKPERF_A_INFO_KERNEL),
 	N(SPARKPERF_A_INFO_DEVICES),
 };
+
+static const char *const server_attr_names[] = {
+	N(SPARKPERF_A_SERVER_PAD),
+	N(SPARKPERF_A_SERVER_ID),
+	N(SPARKPERF_A_SERVER_ADDR),
+	N(SPARKPERF_A_SERVER_PORT),
+	N(SPARKPERF_A_SERVER_ACTIVE),
+	N(SPARKPERF_A_SERVER_SERVED),
+};
+
+static const char *const lat_attr_names[] = {
+	N(SPARKPERF_A_LAT_PAD),
+	N(SPARKPERF_A_LAT_ID),
+	N(SPARKPERF_A_LAT_PEER),
+	N(SPARKPERF_A_LAT_PORT),
+	N(SPARKPERF_A_LAT_DEV),
+	N(SPARKPERF_A_LAT_OP),
+	N(SPARKPERF_A_LAT_SIZE),
+	N(SPARKPERF_A_LAT_ITERS),
+	N(SPARKPERF_A_LAT_DURATION_MS),
+	N(SPARKPERF_A_LAT_WARMUP),
+	N(SPARKPERF_A_LAT_CPU),
+	N(SPARKPERF_A_LAT_SAMPLES_MAX),
+	N(SPARKPERF_A_LAT_INTERVAL_MS),
+	N(SPARKPERF_A_LAT_STATE),
+	N(SPARKPERF_A_LAT_ERROR),
+	N(SPARKPERF_A_LAT_ERROR_MSG),
+	N(SPARKPERF_A_LAT_WARMUP_DONE),
+	N(SPARKPERF_A_LAT_COUNT),
+	N(SPARKPERF_A_LAT_ELAPSED_NS),
+	N(SPARKPERF_A_LAT_YIELDS),
+	N(SPARKPERF_A_LAT_CLOCK_RES_NS),
+	N(SPARKPERF_A_LAT_MIN_NS),
+	N(SPARKPERF_A_LAT_MAX_NS),
+	N(SPARKPERF_A_LAT_SUM_NS),
+	N(SPARKPERF_A_LAT_SUMSQ_HI),
+	N(SPARKPERF_A_LAT_SUMSQ_LO),
+	N(SPARKPERF_A_LAT_P50_NS),
+	N(SPARKPERF_A_LAT_P90_NS),
+	N(SPARKPERF_A_LAT_P99_NS),
+	N(SPARKPERF_A_LAT_P999_NS),
+	N(SPARKPERF_A_LAT_P9999_NS),
+	N(SPARKPERF_A_LAT_P99999_NS),
+	N(SPARKPERF_A_LAT_INTERVALS),
+	N(SPARKPERF_A_LAT_INTERVAL),
+	N(SPARKPERF_A_SAMPLES_FIRST),
+	N(SPARKPERF_A_SAMPLES_DATA),
+};
 #undef N
 
 const char *sp_nl_attr_name(uint8_t cmd, uint32_t type)
@@ -464,6 +836,19 @@ const char *sp_nl_attr_name(uint8_t cmd, uint32_t type)
 	case SPARKPERF_CMD_DEV_GET:
 		names = dev_attr_names;
 		n = ARRAY_SIZE(dev_attr_names);
+		break;
+	case SPARKPERF_CMD_SERVER_START:
+	case SPARKPERF_CMD_SERVER_STOP:
+	case SPARKPERF_CMD_SERVER_GET:
+		names = server_attr_names;
+		n = ARRAY_SIZE(server_attr_names);
+		break;
+	case SPARKPERF_CMD_LAT_RUN:
+	case SPARKPERF_CMD_LAT_STOP:
+	case SPARKPERF_CMD_LAT_GET:
+	case SPARKPERF_CMD_LAT_SAMPLES:
+		names = lat_attr_names;
+		n = ARRAY_SIZE(lat_attr_names);
 		break;
 	default:
 		return NULL;
@@ -511,10 +896,13 @@ fail:
 
 void sp_nl_close(struct sp_nl *nl)
 {
+	if (nl->pr_sk)
+		nl_socket_free(nl->pr_sk);
 	if (nl->ev_sk)
 		nl_socket_free(nl->ev_sk);
 	if (nl->sk)
 		nl_socket_free(nl->sk);
+	nl->pr_sk = NULL;
 	nl->ev_sk = NULL;
 	nl->sk = NULL;
 }
@@ -743,35 +1131,306 @@ int sp_nl_dev_get(struct sp_nl *nl, const char *name, struct sp_dev_list *list)
 	return ret;
 }
 
-int sp_nl_events_open(struct sp_nl *nl)
+/* A request answered by one reply message of reply_cmd, then the ACK. */
+struct one_ctx {
+	struct sp_nl *nl;
+	int (*parse)(struct nlmsghdr *nlh, void *dst, const char **why);
+	void *dst;
+	bool got;
+};
+
+static int one_valid(struct nlmsghdr *nlh, void *arg)
 {
+	struct one_ctx *c = arg;
+	const char *why = "?";
+	int ret;
+
+	if (c->got)
+		return 0;	/* a second reply: only the first counts */
+	ret = c->parse(nlh, c->dst, &why);
+	if (ret == -EBADMSG)
+		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+	c->got = !ret;
+	return ret;
+}
+
+static int transact_one(struct sp_nl *nl, struct nl_msg *msg, uint8_t reply_cmd,
+			int (*parse)(struct nlmsghdr *, void *, const char **), void *dst)
+{
+	struct one_ctx c = { .nl = nl, .parse = parse, .dst = dst };
+	int ret = sp_nl_transact(nl, msg, reply_cmd, one_valid, &c);
+
+	if (!ret && !c.got) {
+		set_local_err(nl, -EPROTO, "the sparkperf module sent no reply");
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+static int parse_server_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_server(nlh, dst, why);
+}
+
+static int parse_lat_id_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_lat_id(nlh, dst, why);
+}
+
+static int parse_lat_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_lat(nlh, dst, why);
+}
+
+int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_port,
+		       uint16_t port, struct sp_server *srv)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_server_start_msg(nl->family, addr, has_port, port, &msg);
+	if (ret)
+		return ret;
+	return transact_one(nl, msg, SPARKPERF_CMD_SERVER_GET, parse_server_cb, srv);
+}
+
+int sp_nl_server_stop(struct sp_nl *nl, bool has_id, uint32_t id)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_server_stop_msg(nl->family, has_id, id, &msg);
+	if (ret)
+		return ret;
+	return sp_nl_transact(nl, msg, SPARKPERF_CMD_SERVER_STOP, NULL, NULL);
+}
+
+struct server_ctx {
+	struct sp_nl *nl;
+	struct sp_server_list *list;
+};
+
+static int server_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct server_ctx *c = arg;
+	const char *why = "?";
+	struct sp_server srv;
+	int ret;
+
+	ret = sp_nl_parse_server(nlh, &srv, &why);
+	if (ret) {
+		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+		return ret;
+	}
+	return sp_server_list_add(c->list, &srv);
+}
+
+int sp_nl_server_get(struct sp_nl *nl, struct sp_server_list *list)
+{
+	struct server_ctx c = { .nl = nl, .list = list };
+	struct nl_msg *msg;
+	int ret, attempt;
+
+	memset(list, 0, sizeof(*list));
+	for (attempt = 0;; attempt++) {
+		ret = sp_nl_server_get_msg(nl->family, &msg);
+		if (ret)
+			return ret;
+		ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_SERVER_GET, server_valid, &c);
+		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
+			break;
+		sp_server_list_free(list);
+	}
+	if (ret == -EINTR && !nl->err.has_msg)
+		set_local_err(nl, ret, "the server list kept changing during %d dumps in a row",
+			      SP_NL_DUMP_RETRIES + 1);
+	if (ret)
+		sp_server_list_free(list);
+	return ret;
+}
+
+int sp_nl_lat_run(struct sp_nl *nl, const struct sp_lat_config *cfg, uint32_t *id)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_lat_run_msg(nl->family, cfg, &msg);
+	if (ret)
+		return ret;
+	return transact_one(nl, msg, SPARKPERF_CMD_LAT_RUN, parse_lat_id_cb, id);
+}
+
+int sp_nl_lat_stop(struct sp_nl *nl, uint32_t id)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_lat_stop_msg(nl->family, id, &msg);
+	if (ret)
+		return ret;
+	return sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_STOP, NULL, NULL);
+}
+
+int sp_nl_lat_get(struct sp_nl *nl, uint32_t id, struct sp_lat *lat)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	memset(lat, 0, sizeof(*lat));
+	ret = sp_nl_lat_get_msg(nl->family, true, id, &msg);
+	if (ret)
+		return ret;
+	ret = transact_one(nl, msg, SPARKPERF_CMD_LAT_GET, parse_lat_cb, lat);
+	if (ret)
+		sp_lat_free(lat);
+	return ret;
+}
+
+struct lat_list_ctx {
+	struct sp_nl *nl;
+	struct sp_lat_list *list;
+};
+
+static int lat_list_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct lat_list_ctx *c = arg;
+	const char *why = "?";
+	struct sp_lat lat;
+	int ret;
+
+	ret = sp_nl_parse_lat(nlh, &lat, &why);
+	if (!ret)
+		ret = sp_lat_list_add(c->list, &lat);
+	else if (ret == -EBADMSG)
+		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+	sp_lat_free(&lat);
+	return ret;
+}
+
+int sp_nl_lat_list(struct sp_nl *nl, struct sp_lat_list *list)
+{
+	struct lat_list_ctx c = { .nl = nl, .list = list };
+	struct nl_msg *msg;
+	int ret, attempt;
+
+	memset(list, 0, sizeof(*list));
+	for (attempt = 0;; attempt++) {
+		ret = sp_nl_lat_get_msg(nl->family, false, 0, &msg);
+		if (ret)
+			return ret;
+		ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_GET, lat_list_valid, &c);
+		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
+			break;
+		sp_lat_list_free(list);
+	}
+	if (ret == -EINTR && !nl->err.has_msg)
+		set_local_err(nl, ret, "the session list kept changing during %d dumps in a row",
+			      SP_NL_DUMP_RETRIES + 1);
+	if (ret)
+		sp_lat_list_free(list);
+	return ret;
+}
+
+struct samples_ctx {
+	struct sp_nl *nl;
+	sp_nl_samples_fn fn;
+	void *arg;
+};
+
+static int samples_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct samples_ctx *c = arg;
+	struct sp_lat_samples s;
+	const char *why = "?";
+	int ret;
+
+	ret = sp_nl_parse_lat_samples(nlh, &s, &why);
+	if (ret) {
+		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+		return ret;
+	}
+	return c->fn(&s, c->arg);
+}
+
+int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg)
+{
+	struct samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
+	if (ret)
+		return ret;
+	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_valid, &c);
+	if (ret == -EINTR && !nl->err.has_msg)
+		set_local_err(nl, ret, "the samples changed during the dump");
+	return ret;
+}
+
+/* Joins a multicast group of the family on a new non-blocking socket. */
+static int mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
+{
+	struct nl_sock *sk;
 	int grp, ret;
 
-	grp = genl_ctrl_resolve_grp(nl->sk, SPARKPERF_GENL_NAME, SPARKPERF_MCGRP_EVENTS);
+	grp = genl_ctrl_resolve_grp(nl->sk, SPARKPERF_GENL_NAME, group);
 	if (grp < 0) {
 		ret = nlerr_to_errno(grp);
 		set_local_err(nl, ret, "the sparkperf module has no \"%s\" multicast group",
-			      SPARKPERF_MCGRP_EVENTS);
+			      group);
 		return ret;
 	}
-	nl->ev_sk = nl_socket_alloc();
-	if (!nl->ev_sk)
+	sk = nl_socket_alloc();
+	if (!sk)
 		return nl->err.error = -ENOMEM;
-	nl_socket_disable_seq_check(nl->ev_sk);
-	nl_socket_disable_auto_ack(nl->ev_sk);
-	ret = genl_connect(nl->ev_sk);
+	nl_socket_disable_seq_check(sk);
+	nl_socket_disable_auto_ack(sk);
+	ret = genl_connect(sk);
 	if (!ret)
-		ret = nl_socket_set_buffer_size(nl->ev_sk, 1 << 20, 0);
+		ret = nl_socket_set_buffer_size(sk, 1 << 20, 0);
 	if (!ret)
-		ret = nl_socket_add_membership(nl->ev_sk, grp);
+		ret = nl_socket_add_membership(sk, grp);
 	if (!ret)
-		ret = nl_socket_set_nonblocking(nl->ev_sk);
+		ret = nl_socket_set_nonblocking(sk);
 	if (ret < 0) {
-		nl_socket_free(nl->ev_sk);
-		nl->ev_sk = NULL;
+		nl_socket_free(sk);
 		return nl->err.error = nlerr_to_errno(ret);
 	}
+	*out = sk;
 	return 0;
+}
+
+/* Feeds every pending datagram of sk to feed(); see sp_nl_events_recv(). */
+static int mcast_recv(struct sp_nl *nl, struct nl_sock *sk,
+		      int (*feed)(struct sp_nl *nl, void *buf, size_t len, void *ctx),
+		      void *ctx)
+{
+	if (!sk)
+		return -EBADF;
+	for (;;) {
+		struct sockaddr_nl who;
+		unsigned char *buf = NULL;
+		int n = nl_recv(sk, &who, &buf, NULL), stop = 0;
+
+		if (n == -NLE_AGAIN)
+			return 0;
+		if (n == -NLE_NOMEM)
+			return -ENOBUFS;	/* recvmsg(): ENOBUFS, messages dropped */
+		if (n <= 0) {
+			free(buf);
+			return n ? nlerr_to_errno(n) : -ECONNRESET;
+		}
+		if (who.nl_pid == 0)
+			stop = feed(nl, buf, (size_t)n, ctx);
+		free(buf);
+		if (stop)
+			return 1;
+	}
+}
+
+int sp_nl_events_open(struct sp_nl *nl)
+{
+	return mcast_open(nl, SPARKPERF_MCGRP_EVENTS, &nl->ev_sk);
 }
 
 int sp_nl_events_fd(const struct sp_nl *nl)
@@ -803,27 +1462,69 @@ int sp_nl_events_feed(struct sp_nl *nl, void *buf, size_t len,
 	return 0;
 }
 
+struct feed_ctx {
+	sp_nl_event_fn ev_fn;
+	sp_nl_progress_fn pr_fn;
+	void *arg;
+};
+
+static int events_feed_cb(struct sp_nl *nl, void *buf, size_t len, void *ctx)
+{
+	struct feed_ctx *c = ctx;
+
+	return sp_nl_events_feed(nl, buf, len, c->ev_fn, c->arg);
+}
+
 int sp_nl_events_recv(struct sp_nl *nl, sp_nl_event_fn fn, void *arg)
 {
-	if (!nl->ev_sk)
-		return -EBADF;
-	for (;;) {
-		struct sockaddr_nl who;
-		unsigned char *buf = NULL;
-		int n = nl_recv(nl->ev_sk, &who, &buf, NULL), stop = 0;
+	struct feed_ctx c = { .ev_fn = fn, .arg = arg };
 
-		if (n == -NLE_AGAIN)
-			return 0;
-		if (n == -NLE_NOMEM)
-			return -ENOBUFS;	/* recvmsg(): ENOBUFS, events dropped */
-		if (n <= 0) {
-			free(buf);
-			return n ? nlerr_to_errno(n) : -ECONNRESET;
+	return mcast_recv(nl, nl->ev_sk, events_feed_cb, &c);
+}
+
+int sp_nl_progress_open(struct sp_nl *nl)
+{
+	return mcast_open(nl, SPARKPERF_MCGRP_PROGRESS, &nl->pr_sk);
+}
+
+int sp_nl_progress_fd(const struct sp_nl *nl)
+{
+	return nl->pr_sk ? nl_socket_get_fd(nl->pr_sk) : -1;
+}
+
+int sp_nl_progress_feed(struct sp_nl *nl, void *buf, size_t len,
+			sp_nl_progress_fn fn, void *arg)
+{
+	struct nlmsghdr *nlh = buf;
+	int rem = len > INT32_MAX ? INT32_MAX : (int)len;
+
+	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		struct sp_lat_progress p;
+		int ret;
+
+		if (nlh->nlmsg_type != nl->family)
+			continue;
+		ret = sp_nl_parse_lat_progress(nlh, &p, NULL);
+		if (!ret) {
+			if (fn(&p, arg))
+				return 1;
+		} else if (ret != -EOPNOTSUPP) {
+			nl->bad_progress++;
 		}
-		if (who.nl_pid == 0)
-			stop = sp_nl_events_feed(nl, buf, (size_t)n, fn, arg);
-		free(buf);
-		if (stop)
-			return 1;
 	}
+	return 0;
+}
+
+static int progress_feed_cb(struct sp_nl *nl, void *buf, size_t len, void *ctx)
+{
+	struct feed_ctx *c = ctx;
+
+	return sp_nl_progress_feed(nl, buf, len, c->pr_fn, c->arg);
+}
+
+int sp_nl_progress_recv(struct sp_nl *nl, sp_nl_progress_fn fn, void *arg)
+{
+	struct feed_ctx c = { .pr_fn = fn, .arg = arg };
+
+	return mcast_recv(nl, nl->pr_sk, progress_feed_cb, &c);
 }

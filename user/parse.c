@@ -8,6 +8,7 @@
 #include <linux/if.h>
 #include <linux/sparkperf.h>
 
+#include "model.h"
 #include "parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -157,6 +158,133 @@ int sp_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
 	return -EINVAL;
 }
 
+int sp_parse_duration_ms(const char *s, uint32_t min_ms, uint32_t max_ms,
+			 uint32_t *out_ms)
+{
+	uint64_t ns;
+	int ret;
+
+	/* parsed without limits first, so that "0.5ms" is invalid, not out of range */
+	ret = sp_parse_duration(s, 0, UINT64_MAX, &ns);
+	if (ret)
+		return ret;
+	if (ns % 1000000)
+		return -EINVAL;
+	if (ns / 1000000 < min_ms || ns / 1000000 > max_ms)
+		return -ERANGE;
+	*out_ms = (uint32_t)(ns / 1000000);
+	return 0;
+}
+
+int sp_parse_size_range(const char *s, uint64_t min, uint64_t max,
+			uint64_t *lo, uint64_t *hi)
+{
+	const char *dots;
+	uint64_t a, b;
+	char *first;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	dots = strstr(s, "..");
+	if (!dots) {
+		ret = sp_parse_size(s, min, max, &a);
+		if (!ret)
+			*lo = *hi = a;
+		return ret;
+	}
+	first = strndup(s, (size_t)(dots - s));
+	if (!first)
+		return -ENOMEM;
+	ret = sp_parse_size(first, min, max, &a);
+	free(first);
+	if (ret)
+		return ret;
+	ret = sp_parse_size(dots + 2, min, max, &b);
+	if (ret)
+		return ret;
+	if (a > b)
+		return -EINVAL;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+size_t sp_size_sweep(uint64_t lo, uint64_t hi, uint64_t *out, size_t max)
+{
+	uint64_t p;
+	size_t n = 0;
+
+	if (!lo || lo > hi)
+		return 0;
+	if (n < max)
+		out[n] = lo;
+	n++;
+	/* the smallest power of two above lo */
+	p = 1;
+	while (p <= lo && p < (1ULL << 63))
+		p <<= 1;
+	for (; p > lo && p < hi; p <<= 1) {
+		if (n < max)
+			out[n] = p;
+		n++;
+		if (p == 1ULL << 63)
+			break;
+	}
+	if (hi > lo) {
+		if (n < max)
+			out[n] = hi;
+		n++;
+	}
+	return n;
+}
+
+int sp_parse_addr(const char *s, struct sp_addr *out)
+{
+	struct sp_addr a = { 0 };
+
+	if (!s)
+		return -EINVAL;
+	if (inet_pton(AF_INET, s, a.raw) == 1)
+		a.len = 4;
+	else if (inet_pton(AF_INET6, s, a.raw) == 1)
+		a.len = 16;
+	else
+		return -EINVAL;
+	*out = a;
+	return 0;
+}
+
+char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len)
+{
+	int af = a->len == 4 ? AF_INET : a->len == 16 ? AF_INET6 : 0;
+
+	if (!a->len)
+		snprintf(buf, len, "any");
+	else if (!af || !inet_ntop(af, a->raw, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static const char *const lat_op_names[] = {
+	[SPARKPERF_LAT_OP_WRITE] = "write",
+	[SPARKPERF_LAT_OP_SEND] = "send",
+	[SPARKPERF_LAT_OP_READ] = "read",
+};
+
+int sp_parse_lat_op(const char *s, uint8_t *op)
+{
+	size_t i;
+
+	for (i = 0; s && i < ARRAY_SIZE(lat_op_names); i++) {
+		if (lat_op_names[i] && !strcmp(s, lat_op_names[i])) {
+			*op = (uint8_t)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int sp_parse_list(const char *s, struct sp_list *out)
 {
 	size_t n = 1, i = 0;
@@ -223,6 +351,8 @@ static const char *range_unit(enum sp_kv_type type)
 		return " bytes";
 	case SP_KV_DURATION:
 		return " ns";
+	case SP_KV_DURATION_MS:
+		return " ms";
 	default:
 		return "";
 	}
@@ -245,6 +375,10 @@ static int parse_one(struct sp_kv *kv, const char *val)
 		return sp_parse_size(val, kv->min, kv->max, kv->dst);
 	case SP_KV_DURATION:
 		return sp_parse_duration(val, kv->min, kv->max, kv->dst);
+	case SP_KV_DURATION_MS:
+		return sp_parse_duration_ms(val, (uint32_t)kv->min,
+					    kv->max > UINT32_MAX ? UINT32_MAX : (uint32_t)kv->max,
+					    kv->dst);
 	case SP_KV_STRING:
 		if (!*val)
 			return -EINVAL;
@@ -293,7 +427,8 @@ int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 		if (ret == -ERANGE) {
 			uint64_t max = e->max;
 
-			if (e->type == SP_KV_U32 && max > UINT32_MAX)
+			if ((e->type == SP_KV_U32 || e->type == SP_KV_DURATION_MS) &&
+			    max > UINT32_MAX)
 				max = UINT32_MAX;
 			snprintf(err, err_len,
 				 "Invalid %s: '%s' (range %" PRIu64 "..%" PRIu64 "%s)",
@@ -366,6 +501,24 @@ char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len)
 
 #define NAME(table, i, fallback) \
 	((i) < ARRAY_SIZE(table) && (table)[i] ? (table)[i] : (fallback))
+
+const char *sp_lat_op_str(unsigned int op)
+{
+	return NAME(lat_op_names, op, "unknown");
+}
+
+const char *sp_lat_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[SPARKPERF_LAT_STATE_CONNECTING] = "connecting",
+		[SPARKPERF_LAT_STATE_RUNNING] = "running",
+		[SPARKPERF_LAT_STATE_DONE] = "done",
+		[SPARKPERF_LAT_STATE_STOPPED] = "stopped",
+		[SPARKPERF_LAT_STATE_FAILED] = "failed",
+	};
+
+	return NAME(names, state, "unknown");
+}
 
 const char *sp_port_state_str(unsigned int state)
 {

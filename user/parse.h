@@ -29,6 +29,30 @@ int sp_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int sp_parse_duration(const char *s, uint64_t min_ns, uint64_t max_ns,
 		      uint64_t *out_ns);
 
+/*
+ * A duration as sp_parse_duration() reads it ("1.5" is 1.5 s, "250ms"), in
+ * whole milliseconds: -EINVAL when it is not a whole number of them.
+ */
+int sp_parse_duration_ms(const char *s, uint32_t min_ms, uint32_t max_ms,
+			 uint32_t *out_ms);
+
+/*
+ * "A..B" (sizes as sp_parse_size() reads them, A <= B) or a single size A
+ * (then *lo == *hi). Both ends must lie in [min, max].
+ */
+int sp_parse_size_range(const char *s, uint64_t min, uint64_t max,
+			uint64_t *lo, uint64_t *hi);
+
+/*
+ * The sizes of a sweep from lo to hi: lo, every power of two above lo and
+ * below hi, then hi (2..8M: 2, 4, ..., 8M; 3..10: 3, 4, 8, 10). Writes at
+ * most max of them and returns how many there are (lo <= hi, lo >= 1).
+ */
+size_t sp_size_sweep(uint64_t lo, uint64_t hi, uint64_t *out, size_t max);
+
+/* Largest number of sizes in a sweep: 1 .. 2^63 and then 2^64 - 1. */
+#define SP_SWEEP_MAX 65
+
 /* "a,b,c": no empty items. */
 struct sp_list {
 	char **items;
@@ -42,12 +66,24 @@ void sp_list_free(struct sp_list *list);
 /* RDMA device names: 1 .. SPARKPERF_DEV_NAME_MAX - 1 bytes, no '/' or blanks. */
 bool sp_dev_name_valid(const char *s);
 
+struct sp_addr;
+
+/*
+ * A numeric IPv4 ("192.168.200.12": 4 bytes) or IPv6 ("fe80::1": 16 bytes)
+ * address, network byte order. No host names, no "%scope". -EINVAL otherwise.
+ */
+int sp_parse_addr(const char *s, struct sp_addr *out);
+
+/* "write", "send", "read" to enum sparkperf_lat_op; -EINVAL otherwise. */
+int sp_parse_lat_op(const char *s, uint8_t *op);
+
 /* "key value" pairs. */
 enum sp_kv_type {
 	SP_KV_U32,	/* dst: uint32_t * */
 	SP_KV_U64,	/* dst: uint64_t * */
 	SP_KV_SIZE,	/* dst: uint64_t *, bytes */
 	SP_KV_DURATION,	/* dst: uint64_t *, ns */
+	SP_KV_DURATION_MS, /* dst: uint32_t *, whole ms; min, max in ms */
 	SP_KV_STRING,	/* dst: const char ** (points into argv) */
 	SP_KV_LIST,	/* dst: struct sp_list *, free with sp_list_free */
 };
@@ -74,6 +110,7 @@ int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 #define SP_GID_STRLEN 46	/* INET6_ADDRSTRLEN */
 #define SP_IPV4_STRLEN 16	/* INET_ADDRSTRLEN */
 #define SP_RATE_STRLEN 32
+#define SP_ADDR_STRLEN 46	/* INET6_ADDRSTRLEN */
 
 char *sp_fmt_guid(uint64_t guid, char *buf, size_t len);
 char *sp_fmt_gid(const uint8_t gid[16], char *buf, size_t len);
@@ -83,6 +120,13 @@ bool sp_gid_ipv4(const uint8_t gid[16], char *buf, size_t len);
 char *sp_fmt_gbps(uint32_t mbps, char *buf, size_t len);
 /* Mbit/s with unit: "100 Gbit/s" */
 char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len);
+
+/* An address as inet_ntop() writes it; "any" when a->len is 0. */
+char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len);
+
+/* Latency operations and session states: "write", ...; "running", ... */
+const char *sp_lat_op_str(unsigned int op);		/* "unknown" if unknown */
+const char *sp_lat_state_str(unsigned int state);	/* "unknown" if unknown */
 
 /* Names as rdma(8) and ibv_devinfo(1) print them. */
 const char *sp_port_state_str(unsigned int state);	/* ACTIVE, ..., UNKNOWN */

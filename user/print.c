@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "parse.h"
 #include "print.h"
+#include "stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -496,4 +498,512 @@ int sp_print_version(const char *cli_version, const struct sp_info *info,
 		sp_print_text(" (kernel %s)", info->kernel);
 	sp_print_text("\n");
 	return 0;
+}
+
+/* ---- simple tables ------------------------------------------------------ */
+
+/*
+ * Left-aligned columns two blanks apart, each as wide as its widest cell;
+ * cells[row * ncols + col], row 0 the header.
+ */
+static void print_table(char **cells, size_t nrows, size_t ncols)
+{
+	size_t width[16] = { 0 }, r, c;
+	FILE *f = ofile();
+
+	for (c = 0; c < ncols && c < ARRAY_SIZE(width); c++)
+		for (r = 0; r < nrows; r++)
+			if (strlen(cells[r * ncols + c]) > width[c])
+				width[c] = strlen(cells[r * ncols + c]);
+	for (r = 0; r < nrows; r++) {
+		for (c = 0; c + 1 < ncols; c++)
+			fprintf(f, "%-*s  ", (int)width[c], cells[r * ncols + c]);
+		fprintf(f, "%s\n", cells[r * ncols + ncols - 1]);
+	}
+}
+
+static void free_cells(char **cells, size_t n)
+{
+	size_t i;
+
+	for (i = 0; cells && i < n; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+/* A table of nrows data rows: fill(row, col) returns a malloc'ed cell. */
+static int table(const char *const *header, size_t ncols, size_t nrows,
+		 char *(*fill)(const void *rows, size_t row, size_t col), const void *rows)
+{
+	size_t n = (nrows + 1) * ncols, r, c;
+	char **cells;
+	int ret = 0;
+
+	if (!nrows)
+		return 0;
+	cells = calloc(n, sizeof(*cells));
+	if (!cells)
+		return -ENOMEM;
+	for (c = 0; c < ncols; c++)
+		cells[c] = strdup(header[c]);
+	for (r = 0; r < nrows; r++)
+		for (c = 0; c < ncols; c++)
+			cells[(r + 1) * ncols + c] = fill(rows, r, c);
+	for (r = 0; r < n; r++)
+		if (!cells[r])
+			ret = -ENOMEM;
+	if (!ret)
+		print_table(cells, nrows + 1, ncols);
+	free_cells(cells, n);
+	return ret;
+}
+
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return ret < 0 ? NULL : s;
+}
+
+/* ---- servers ------------------------------------------------------------ */
+
+json_object *sp_json_server(const struct sp_server *srv)
+{
+	json_object *obj = json_object_new_object();
+	char addr[SP_ADDR_STRLEN];
+
+	if (!obj)
+		return NULL;
+	add(obj, "id", json_object_new_int64(srv->id));
+	add(obj, "addr", srv->addr.len ?
+	    json_object_new_string(sp_fmt_addr(&srv->addr, addr, sizeof(addr))) : NULL);
+	add(obj, "port", json_object_new_int(srv->port));
+	add(obj, "active", json_object_new_int64(srv->active));
+	add(obj, "served", json_object_new_uint64(srv->served));
+	return obj;
+}
+
+int sp_print_server(const struct sp_server *srv)
+{
+	char addr[SP_ADDR_STRLEN];
+
+	if (out.json)
+		return emit_json(sp_json_server(srv), out.pretty);
+	fprintf(ofile(), "server %u listening on %s port %u\n", srv->id,
+		sp_fmt_addr(&srv->addr, addr, sizeof(addr)), srv->port);
+	return 0;
+}
+
+static char *server_cell(const void *rows, size_t row, size_t col)
+{
+	const struct sp_server *srv = (const struct sp_server *)rows + row;
+	char addr[SP_ADDR_STRLEN];
+
+	switch (col) {
+	case 0:
+		return xprintf("%u", srv->id);
+	case 1:
+		return strdup(sp_fmt_addr(&srv->addr, addr, sizeof(addr)));
+	case 2:
+		return xprintf("%u", srv->port);
+	case 3:
+		return xprintf("%u", srv->active);
+	default:
+		return xprintf("%" PRIu64, srv->served);
+	}
+}
+
+int sp_print_servers(const struct sp_server *srvs, size_t n)
+{
+	static const char *const header[] = { "ID", "ADDR", "PORT", "ACTIVE", "SERVED" };
+	json_object *arr;
+	size_t i;
+
+	if (!out.json)
+		return table(header, ARRAY_SIZE(header), n, server_cell, srvs);
+	arr = json_object_new_array();
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		json_object *o = sp_json_server(&srvs[i]);
+
+		if (!o) {
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		json_object_array_add(arr, o);
+	}
+	return emit_json(arr, out.pretty);
+}
+
+/* ---- latency: numbers --------------------------------------------------- */
+
+/* A number of ns with three decimals, as a JSON number: 1470.125 */
+static json_object *jns3(long double ns)
+{
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.3Lf", ns);
+	return json_object_new_double_s((double)ns, num);
+}
+
+static json_object *ju64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+/* usec with three decimals (ns resolution) */
+static void fmt_usec(char *buf, size_t len, long double ns)
+{
+	snprintf(buf, len, "%.3Lf", ns / 1000);
+}
+
+static long double lat_mean(const struct sp_lat *l)
+{
+	return sp_stats_mean(l->count, l->sum_ns);
+}
+
+static long double lat_stdev(const struct sp_lat *l)
+{
+	return sp_stats_stdev(l->count, l->sum_ns, l->sumsq_hi, l->sumsq_lo);
+}
+
+/* ---- latency: text ------------------------------------------------------ */
+
+enum {
+	LC_BYTES, LC_ITERS, LC_WARMUP, LC_MIN, LC_P50, LC_P90, LC_P99, LC_P999,
+	LC_P9999, LC_P99999, LC_MAX, LC_AVG, LC_STDEV, LC_OW_P50, LC_OW_AVG, LC_N
+};
+
+static const struct {
+	const char *name;
+	int width;
+} lat_col[LC_N] = {
+	[LC_BYTES] = { "#bytes", 7 },
+	[LC_ITERS] = { "#iterations", 11 },
+	[LC_WARMUP] = { "#warmup", 7 },
+	[LC_MIN] = { "rtt_min[usec]", 0 },
+	[LC_P50] = { "rtt_p50[usec]", 0 },
+	[LC_P90] = { "rtt_p90[usec]", 0 },
+	[LC_P99] = { "rtt_p99[usec]", 0 },
+	[LC_P999] = { "rtt_p99.9[usec]", 0 },
+	[LC_P9999] = { "rtt_p99.99[usec]", 0 },
+	[LC_P99999] = { "rtt_p99.999[usec]", 0 },
+	[LC_MAX] = { "rtt_max[usec]", 0 },
+	[LC_AVG] = { "rtt_avg[usec]", 0 },
+	[LC_STDEV] = { "rtt_stdev[usec]", 0 },
+	[LC_OW_P50] = { "oneway_p50[usec]", 0 },
+	[LC_OW_AVG] = { "oneway_avg[usec]", 0 },
+};
+
+/* Fixed columns, so that each row can be printed when its session ends. */
+static void print_lat_cells(char (*cell)[32])
+{
+	FILE *f = ofile();
+	int i, w;
+
+	for (i = 0; i < LC_N; i++) {
+		w = (int)strlen(lat_col[i].name);
+		if (lat_col[i].width > w)
+			w = lat_col[i].width;
+		if (i + 1 < LC_N)
+			fprintf(f, "%-*s  ", w, cell[i]);
+		else
+			fprintf(f, "%s\n", cell[i]);
+	}
+}
+
+int sp_print_lat_header(const struct sp_lat *lat, const struct sp_lat_env *env)
+{
+	const struct sp_lat_config *c = &lat->cfg;
+	char cell[LC_N][32], peer[SP_ADDR_STRLEN];
+	FILE *f = ofile();
+	int i;
+
+	fprintf(f, "RDMA %s latency: peer %s port %u", sp_lat_op_str(c->op),
+		sp_fmt_addr(&c->peer, peer, sizeof(peer)), c->port);
+	if (c->has_dev)
+		fprintf(f, ", device %s", c->dev);
+	if (c->has_cpu)
+		fprintf(f, ", CPU %u", c->cpu);
+	fprintf(f, "\n");
+	if (c->has_duration)
+		fprintf(f, "Run: %u ms", c->duration_ms);
+	else if (c->has_iters)
+		fprintf(f, "Run: %" PRIu64 " iterations", c->iters);
+	else
+		fprintf(f, "Run: default iterations");
+	if (c->has_warmup)
+		fprintf(f, " after %u warm-up iterations", c->warmup);
+	fprintf(f, "\n");
+	fprintf(f, "Clock: %s", env && env->clock_source ? env->clock_source : "unknown");
+	if (lat->has_clock_res)
+		fprintf(f, ", resolution %u ns", lat->clock_res_ns);
+	fprintf(f, "\n");
+	fprintf(f, "Times in usec: rtt_* are round trip times (RTT), oneway_* are RTT/2;\n"
+		"percentiles from a histogram (within 0.4%%), min, max, avg and stdev exact\n");
+	for (i = 0; i < LC_N; i++)
+		snprintf(cell[i], sizeof(cell[i]), "%s", lat_col[i].name);
+	print_lat_cells(cell);
+	return 0;
+}
+
+int sp_print_lat_row(const struct sp_lat *l)
+{
+	char cell[LC_N][32];
+	long double mean;
+
+	if (!l->count)
+		return 0;
+	mean = lat_mean(l);
+	snprintf(cell[LC_BYTES], sizeof(cell[0]), "%u", l->cfg.size);
+	snprintf(cell[LC_ITERS], sizeof(cell[0]), "%" PRIu64, l->count);
+	snprintf(cell[LC_WARMUP], sizeof(cell[0]), "%" PRIu64, l->warmup_done);
+	fmt_usec(cell[LC_MIN], sizeof(cell[0]), l->min_ns);
+	fmt_usec(cell[LC_P50], sizeof(cell[0]), l->p50_ns);
+	fmt_usec(cell[LC_P90], sizeof(cell[0]), l->p90_ns);
+	fmt_usec(cell[LC_P99], sizeof(cell[0]), l->p99_ns);
+	fmt_usec(cell[LC_P999], sizeof(cell[0]), l->p999_ns);
+	fmt_usec(cell[LC_P9999], sizeof(cell[0]), l->p9999_ns);
+	fmt_usec(cell[LC_P99999], sizeof(cell[0]), l->p99999_ns);
+	fmt_usec(cell[LC_MAX], sizeof(cell[0]), l->max_ns);
+	fmt_usec(cell[LC_AVG], sizeof(cell[0]), mean);
+	fmt_usec(cell[LC_STDEV], sizeof(cell[0]), lat_stdev(l));
+	fmt_usec(cell[LC_OW_P50], sizeof(cell[0]), sp_stats_one_way((double)l->p50_ns));
+	fmt_usec(cell[LC_OW_AVG], sizeof(cell[0]), mean / 2);
+	print_lat_cells(cell);
+	return 0;
+}
+
+/* ---- latency: JSON ------------------------------------------------------ */
+
+static json_object *json_lat_config(const struct sp_lat *l, const struct sp_lat_config *req)
+{
+	const struct sp_lat_config *c = &l->cfg;
+	json_object *obj = json_object_new_object();
+	char peer[SP_ADDR_STRLEN];
+
+	if (!obj)
+		return NULL;
+	add(obj, "peer", c->peer.len ?
+	    json_object_new_string(sp_fmt_addr(&c->peer, peer, sizeof(peer))) : NULL);
+	add(obj, "port", c->has_port ? json_object_new_int(c->port) : NULL);
+	add(obj, "op", c->has_op ? json_object_new_string(sp_lat_op_str(c->op)) : NULL);
+	add(obj, "size_bytes", c->has_size ? json_object_new_int64(c->size) : NULL);
+	add(obj, "iters", c->has_iters ? ju64(c->iters) : NULL);
+	add(obj, "duration_ms", c->has_duration ? json_object_new_int64(c->duration_ms) : NULL);
+	add(obj, "warmup", c->has_warmup ? json_object_new_int64(c->warmup) : NULL);
+	add(obj, "samples_max", c->has_samples_max ?
+	    json_object_new_int64(c->samples_max) : NULL);
+	add(obj, "interval_ms", c->has_interval ? json_object_new_int64(c->interval_ms) : NULL);
+	/* what was asked for; the device and CPU used are outside "config" */
+	add(obj, "dev", req && req->has_dev ? json_object_new_string(req->dev) : NULL);
+	add(obj, "cpu", req && req->has_cpu ? json_object_new_int64(req->cpu) : NULL);
+	return obj;
+}
+
+static json_object *json_interval(const struct sp_lat_interval *iv)
+{
+	json_object *obj = json_object_new_object();
+
+	if (!obj)
+		return NULL;
+	add(obj, "end_ns", ju64(iv->end_ns));
+	add(obj, "count", ju64(iv->count));
+	add(obj, "p50_ns", ju64(iv->p50_ns));
+	add(obj, "p99_ns", ju64(iv->p99_ns));
+	add(obj, "max_ns", ju64(iv->max_ns));
+	return obj;
+}
+
+json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req,
+			 const struct sp_lat_env *env)
+{
+	json_object *obj = json_object_new_object(), *err = NULL, *ivs;
+	char sumsq[SP_U128_STRLEN];
+	bool m = l->count > 0;
+	long double mean = lat_mean(l);
+	size_t i;
+
+	if (!obj)
+		return NULL;
+	if (env) {
+		add(obj, "tool_version", jstr_or_null(env->tool_version));
+		add(obj, "module_version", jstr_or_null(env->module_version));
+		add(obj, "kernel_release", jstr_or_null(env->kernel_release));
+		add(obj, "host", jstr_or_null(env->host));
+		add(obj, "clock_source", jstr_or_null(env->clock_source));
+	}
+	add(obj, "clock_resolution_ns", l->has_clock_res ?
+	    json_object_new_int64(l->clock_res_ns) : NULL);
+	add(obj, "id", json_object_new_int64(l->id));
+	add(obj, "state", json_object_new_string(sp_lat_state_str(l->state)));
+	if (l->has_error || l->has_error_msg) {
+		err = json_object_new_object();
+		if (err) {
+			int e = l->error < 0 ? -l->error : l->error;
+
+			add(err, "errno", l->has_error ? json_object_new_int(e) : NULL);
+			add(err, "message", json_object_new_string(l->has_error_msg ? l->error_msg :
+						     l->has_error ? strerror(e) : "unknown error"));
+		}
+	}
+	add(obj, "error", err);
+	add(obj, "config", json_lat_config(l, req));
+	add(obj, "dev", l->cfg.has_dev ? json_object_new_string(l->cfg.dev) : NULL);
+	add(obj, "cpu", l->cfg.has_cpu ? json_object_new_int64(l->cfg.cpu) : NULL);
+	add(obj, "size_bytes", l->cfg.has_size ? json_object_new_int64(l->cfg.size) : NULL);
+	add(obj, "count", ju64(l->count));
+	add(obj, "warmup_count", ju64(l->warmup_done));
+	add(obj, "elapsed_ns", ju64(l->elapsed_ns));
+	add(obj, "yields", ju64(l->yields));
+	add(obj, "rtt_min_ns", m ? ju64(l->min_ns) : NULL);
+	add(obj, "rtt_p50_ns", m ? ju64(l->p50_ns) : NULL);
+	add(obj, "rtt_p90_ns", m ? ju64(l->p90_ns) : NULL);
+	add(obj, "rtt_p99_ns", m ? ju64(l->p99_ns) : NULL);
+	add(obj, "rtt_p999_ns", m ? ju64(l->p999_ns) : NULL);
+	add(obj, "rtt_p9999_ns", m ? ju64(l->p9999_ns) : NULL);
+	add(obj, "rtt_p99999_ns", m ? ju64(l->p99999_ns) : NULL);
+	add(obj, "rtt_max_ns", m ? ju64(l->max_ns) : NULL);
+	add(obj, "rtt_avg_ns", m ? jns3(mean) : NULL);
+	add(obj, "rtt_stdev_ns", m ? jns3(lat_stdev(l)) : NULL);
+	add(obj, "rtt_sum_ns", ju64(l->sum_ns));
+	add(obj, "rtt_sumsq_ns2", json_object_new_string(
+		    sp_stats_u128_str(l->sumsq_hi, l->sumsq_lo, sumsq, sizeof(sumsq))));
+	add(obj, "one_way_p50_ns", m ? jns3(sp_stats_one_way((double)l->p50_ns)) : NULL);
+	add(obj, "one_way_avg_ns", m ? jns3(mean / 2) : NULL);
+	ivs = json_object_new_array();
+	for (i = 0; ivs && i < l->n_intervals; i++)
+		json_object_array_add(ivs, json_interval(&l->intervals[i]));
+	add(obj, "intervals", ivs);
+	return obj;
+}
+
+int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
+		      const struct sp_lat_env *env)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		json_object *o = sp_json_lat(&lats[i], req, env);
+
+		if (!o) {
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		json_object_array_add(arr, o);
+	}
+	return emit_json(arr, out.pretty);
+}
+
+static char *lat_cell(const void *rows, size_t row, size_t col)
+{
+	const struct sp_lat *l = (const struct sp_lat *)rows + row;
+	char buf[SP_ADDR_STRLEN];
+
+	switch (col) {
+	case 0:
+		return xprintf("%u", l->id);
+	case 1:
+		return strdup(l->cfg.peer.len ? sp_fmt_addr(&l->cfg.peer, buf, sizeof(buf)) : "-");
+	case 2:
+		return l->cfg.has_port ? xprintf("%u", l->cfg.port) : strdup("-");
+	case 3:
+		return strdup(l->cfg.has_dev ? l->cfg.dev : "-");
+	case 4:
+		return strdup(l->cfg.has_op ? sp_lat_op_str(l->cfg.op) : "-");
+	case 5:
+		return l->cfg.has_size ? xprintf("%u", l->cfg.size) : strdup("-");
+	case 6:
+		return strdup(sp_lat_state_str(l->state));
+	case 7:
+		return xprintf("%" PRIu64, l->count);
+	case 8:
+		if (!l->count)
+			return strdup("-");
+		fmt_usec(buf, sizeof(buf), l->p50_ns);
+		return strdup(buf);
+	default:
+		if (!l->count)
+			return strdup("-");
+		fmt_usec(buf, sizeof(buf), l->p99_ns);
+		return strdup(buf);
+	}
+}
+
+int sp_print_lats(const struct sp_lat *lats, size_t n)
+{
+	static const char *const header[] = {
+		"ID", "PEER", "PORT", "DEV", "OP", "BYTES", "STATE", "COUNT",
+		"RTT_P50[usec]", "RTT_P99[usec]",
+	};
+
+	if (out.json)
+		return sp_print_lat_json(lats, n, NULL, NULL);
+	return table(header, ARRAY_SIZE(header), n, lat_cell, lats);
+}
+
+char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
+			  const struct sp_lat_progress *p,
+			  const struct sp_lat_interval *last)
+{
+	char p50[32], p99[32];
+
+	switch (p->state) {
+	case SPARKPERF_LAT_STATE_CONNECTING:
+		snprintf(buf, len, "%u B: connecting", size);
+		break;
+	case SPARKPERF_LAT_STATE_RUNNING:
+		if (!p->count) {
+			snprintf(buf, len, "%u B: warm-up, %" PRIu64 " iterations", size,
+				 p->warmup_done);
+			break;
+		}
+		if (!last) {
+			snprintf(buf, len, "%u B: %" PRIu64 " round trips", size, p->count);
+			break;
+		}
+		fmt_usec(p50, sizeof(p50), last->p50_ns);
+		fmt_usec(p99, sizeof(p99), last->p99_ns);
+		snprintf(buf, len, "%u B: %" PRIu64 " round trips; last interval: RTT p50 %s usec, "
+			 "p99 %s usec", size, p->count, p50, p99);
+		break;
+	default:
+		snprintf(buf, len, "%u B: %s, %" PRIu64 " round trips", size,
+			 sp_lat_state_str(p->state), p->count);
+		break;
+	}
+	return buf;
+}
+
+/* ---- raw samples -------------------------------------------------------- */
+
+int sp_print_samples_csv_header(FILE *f, bool with_bytes)
+{
+	fprintf(f, "%siteration,start_ns,rtt_ns\n", with_bytes ? "bytes," : "");
+	return ferror(f) ? -EIO : 0;
+}
+
+int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_bytes,
+			 uint32_t bytes)
+{
+	uint64_t start, rtt;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		sp_lat_samples_get(s, i, &start, &rtt);
+		if (with_bytes)
+			fprintf(f, "%u,", bytes);
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s->first + i, start, rtt);
+	}
+	return ferror(f) ? -EIO : 0;
 }

@@ -36,11 +36,65 @@ int sp_print_event(const struct sp_dev_event *ev);
 int sp_print_version(const char *cli_version, const struct sp_info *info,
 		     const char *module_status);
 
+/* Servers. One (server start): a line, or one JSON object. */
+int sp_print_server(const struct sp_server *srv);
+/* All (server show): a table, or one JSON array. */
+int sp_print_servers(const struct sp_server *srvs, size_t n);
+
+/* Where and with what a latency result was measured (JSON: every result). */
+struct sp_lat_env {
+	const char *tool_version;
+	const char *module_version;	/* NULL: unknown */
+	const char *kernel_release;	/* NULL: unknown */
+	const char *host;		/* NULL: unknown */
+	const char *clock_source;	/* NULL: unknown */
+};
+
+/*
+ * Latency results as text: a header (what was measured, how, the units and
+ * the column names) printed once before the first row, then one row per
+ * message size, printed as each session ends. Sessions without a measured
+ * round trip have no row.
+ */
+int sp_print_lat_header(const struct sp_lat *lat, const struct sp_lat_env *env);
+int sp_print_lat_row(const struct sp_lat *lat);
+
+/*
+ * Latency results as JSON: one array, one object per session. req is the
+ * configuration asked for (dev and cpu in "config"), NULL when unknown; env
+ * NULL leaves out the environment keys.
+ */
+int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
+		      const struct sp_lat_env *env);
+
+/* Sessions (lat show): a table, or the JSON array above without environment. */
+int sp_print_lats(const struct sp_lat *lats, size_t n);
+
+/*
+ * The progress line shown on a terminal (no newline): the session's state,
+ * its count and the last interval's p50 and p99. size: bytes.
+ */
+char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
+			  const struct sp_lat_progress *p,
+			  const struct sp_lat_interval *last);
+
+/*
+ * Raw samples as CSV, to a file (never stdout): the header
+ * "iteration,start_ns,rtt_ns", with a leading "bytes" column when with_bytes,
+ * then one line per sample; iteration = s->first + index. 0 or -errno.
+ */
+int sp_print_samples_csv_header(FILE *f, bool with_bytes);
+int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_bytes,
+			 uint32_t bytes);
+
 /* Flushes the stream: 0, or -errno if anything failed to be written. */
 int sp_print_flush(void);
 
 /* JSON building blocks, shared with the tests. The caller owns the result. */
 json_object *sp_json_dev(const struct sp_dev *dev);
 json_object *sp_json_port(const struct sp_port *port);
+json_object *sp_json_server(const struct sp_server *srv);
+json_object *sp_json_lat(const struct sp_lat *lat, const struct sp_lat_config *req,
+			 const struct sp_lat_env *env);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -306,6 +307,172 @@ START_TEST(test_kv_errors)
 }
 END_TEST
 
+START_TEST(test_duration_ms)
+{
+	uint32_t ms = 7;
+
+	ck_assert_int_eq(sp_parse_duration_ms("10", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 10000);
+	ck_assert_int_eq(sp_parse_duration_ms("1.5", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 1500);
+	ck_assert_int_eq(sp_parse_duration_ms("0.001", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 1);
+	ck_assert_int_eq(sp_parse_duration_ms("250ms", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 250);
+	ck_assert_int_eq(sp_parse_duration_ms("2m", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 120000);
+	ck_assert_int_eq(sp_parse_duration_ms("1h", 1, 3600000, &ms), 0);
+	ck_assert_uint_eq(ms, 3600000);
+	ms = 7;
+	/* not a whole number of milliseconds */
+	ck_assert_int_eq(sp_parse_duration_ms("0.0005", 1, 3600000, &ms), -EINVAL);
+	ck_assert_int_eq(sp_parse_duration_ms("1500us", 1, 3600000, &ms), -EINVAL);
+	/* out of range */
+	ck_assert_int_eq(sp_parse_duration_ms("0", 1, 3600000, &ms), -ERANGE);
+	ck_assert_int_eq(sp_parse_duration_ms("3600.001", 1, 3600000, &ms), -ERANGE);
+	ck_assert_int_eq(sp_parse_duration_ms("99999999999999999999", 1, 3600000, &ms), -ERANGE);
+	/* not a duration */
+	ck_assert_int_eq(sp_parse_duration_ms("", 1, 3600000, &ms), -EINVAL);
+	ck_assert_int_eq(sp_parse_duration_ms("1.", 1, 3600000, &ms), -EINVAL);
+	ck_assert_int_eq(sp_parse_duration_ms("-1", 1, 3600000, &ms), -EINVAL);
+	ck_assert_int_eq(sp_parse_duration_ms("1 s", 1, 3600000, &ms), -EINVAL);
+	ck_assert_uint_eq(ms, 7);
+}
+END_TEST
+
+START_TEST(test_size_range)
+{
+	uint64_t lo = 0, hi = 0;
+
+	ck_assert_int_eq(sp_parse_size_range("64", 1, 8 << 20, &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 64);
+	ck_assert_uint_eq(hi, 64);
+	ck_assert_int_eq(sp_parse_size_range("2..8M", 1, 8 << 20, &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 2);
+	ck_assert_uint_eq(hi, 8 << 20);
+	ck_assert_int_eq(sp_parse_size_range("4K..4K", 1, 8 << 20, &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 4096);
+	ck_assert_uint_eq(hi, 4096);
+	ck_assert_int_eq(sp_parse_size_range("1KiB..64KiB", 1, 8 << 20, &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 1024);
+	ck_assert_uint_eq(hi, 65536);
+	lo = hi = 9;
+	ck_assert_int_eq(sp_parse_size_range("8..2", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2..16M", 1, 8 << 20, &lo, &hi), -ERANGE);
+	ck_assert_int_eq(sp_parse_size_range("0..8", 1, 8 << 20, &lo, &hi), -ERANGE);
+	ck_assert_int_eq(sp_parse_size_range("..8", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2..", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2...8", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2..8..16", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2-8", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range("2MB", 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_int_eq(sp_parse_size_range(NULL, 1, 8 << 20, &lo, &hi), -EINVAL);
+	ck_assert_uint_eq(lo, 9);
+	ck_assert_uint_eq(hi, 9);
+}
+END_TEST
+
+START_TEST(test_size_sweep)
+{
+	uint64_t s[SP_SWEEP_MAX];
+	size_t n, i;
+
+	/* perftest -a: 2 .. 2^23 */
+	n = sp_size_sweep(2, 8 << 20, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, 23);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(s[i], 2ULL << i);
+	n = sp_size_sweep(1, 8, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(s[0], 1);
+	ck_assert_uint_eq(s[3], 8);
+	/* ends that are not powers of two are kept */
+	n = sp_size_sweep(3, 10, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(s[0], 3);
+	ck_assert_uint_eq(s[1], 4);
+	ck_assert_uint_eq(s[2], 8);
+	ck_assert_uint_eq(s[3], 10);
+	n = sp_size_sweep(100, 120, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(s[1], 120);
+	/* one size */
+	n = sp_size_sweep(64, 64, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(s[0], 64);
+	/* the widest possible sweep fits SP_SWEEP_MAX */
+	n = sp_size_sweep(1, UINT64_MAX, s, SP_SWEEP_MAX);
+	ck_assert_uint_eq(n, SP_SWEEP_MAX);
+	ck_assert_uint_eq(s[63], 1ULL << 63);
+	ck_assert_uint_eq(s[64], UINT64_MAX);
+	/* counted, not written, past max */
+	n = sp_size_sweep(2, 8 << 20, s, 3);
+	ck_assert_uint_eq(n, 23);
+	/* nonsense */
+	ck_assert_uint_eq(sp_size_sweep(0, 8, s, SP_SWEEP_MAX), 0);
+	ck_assert_uint_eq(sp_size_sweep(9, 8, s, SP_SWEEP_MAX), 0);
+}
+END_TEST
+
+START_TEST(test_addr)
+{
+	static const uint8_t v4[4] = { 192, 168, 200, 12 };
+	char buf[SP_ADDR_STRLEN];
+	struct sp_addr a;
+
+	ck_assert_int_eq(sp_parse_addr("192.168.200.12", &a), 0);
+	ck_assert_uint_eq(a.len, 4);
+	ck_assert_mem_eq(a.raw, v4, 4);
+	ck_assert_str_eq(sp_fmt_addr(&a, buf, sizeof(buf)), "192.168.200.12");
+	ck_assert_int_eq(sp_parse_addr("fe80::5054:ff:fe12:3456", &a), 0);
+	ck_assert_uint_eq(a.len, 16);
+	ck_assert_uint_eq(a.raw[0], 0xfe);
+	ck_assert_uint_eq(a.raw[15], 0x56);
+	ck_assert_str_eq(sp_fmt_addr(&a, buf, sizeof(buf)), "fe80::5054:ff:fe12:3456");
+	/* a mapped IPv4 address stays IPv6 */
+	ck_assert_int_eq(sp_parse_addr("::ffff:10.0.2.15", &a), 0);
+	ck_assert_uint_eq(a.len, 16);
+	ck_assert_str_eq(sp_fmt_addr(&a, buf, sizeof(buf)), "::ffff:10.0.2.15");
+
+	a.len = 9;
+	ck_assert_int_eq(sp_parse_addr("spark2", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr("", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr("192.168.200", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr("192.168.200.256", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr(" 10.0.0.1", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr("fe80::1%eth0", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr("[::1]", &a), -EINVAL);
+	ck_assert_int_eq(sp_parse_addr(NULL, &a), -EINVAL);
+	ck_assert_uint_eq(a.len, 9);	/* untouched */
+
+	a.len = 0;
+	ck_assert_str_eq(sp_fmt_addr(&a, buf, sizeof(buf)), "any");
+	a.len = 5;
+	ck_assert_str_eq(sp_fmt_addr(&a, buf, sizeof(buf)), "?");
+}
+END_TEST
+
+START_TEST(test_kv_duration_ms)
+{
+	uint32_t ms = 0;
+	struct sp_kv kv[] = {
+		{ .key = "duration", .type = SP_KV_DURATION_MS, .min = 1, .max = 3600000,
+		  .dst = &ms },
+	};
+	char *ok[] = { "duration", "2.5" }, *bad[] = { "duration", "0.0001" },
+	     *far[] = { "duration", "2h" };
+	char err[128];
+
+	ck_assert_int_eq(sp_parse_kv(2, ok, kv, 1, err, sizeof(err)), 0);
+	ck_assert_uint_eq(ms, 2500);
+	ck_assert(kv[0].seen);
+	ck_assert_int_eq(sp_parse_kv(2, bad, kv, 1, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "Invalid duration: '0.0001'");
+	ck_assert_int_eq(sp_parse_kv(2, far, kv, 1, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "Invalid duration: '2h' (range 1..3600000 ms)");
+}
+END_TEST
+
 static Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -315,6 +482,9 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_u32_range);
 	tcase_add_test(tc, test_size);
 	tcase_add_test(tc, test_duration);
+	tcase_add_test(tc, test_duration_ms);
+	tcase_add_test(tc, test_size_range);
+	tcase_add_test(tc, test_size_sweep);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("words");
@@ -322,6 +492,8 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_dev_name);
 	tcase_add_test(tc, test_kv_ok);
 	tcase_add_test(tc, test_kv_errors);
+	tcase_add_test(tc, test_kv_duration_ms);
+	tcase_add_test(tc, test_addr);
 	suite_add_tcase(s, tc);
 	return s;
 }

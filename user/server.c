@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparkperf-ctl server: kernel rdma_cm listeners that serve any sparkperf
+ * client. A server outlives the command that started it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "nl.h"
+#include "parse.h"
+#include "print.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char server_usage[] =
+	"Usage: sparkperf-ctl [ OPTIONS ] server show\n"
+	"       sparkperf-ctl [ OPTIONS ] server start [ addr ADDR ] [ port PORT ]\n"
+	"       sparkperf-ctl [ OPTIONS ] server stop [ id ID ]\n"
+	"       sparkperf-ctl server help\n"
+	"where  OPTIONS := { -j[son] | -p[retty] }\n"
+	"       ADDR := { IPv4 or IPv6 address | any }, default any\n"
+	"       PORT := 1..65535, default 18520\n"
+	"The default command is show; stop without an id stops every server.\n";
+
+static bool want_help(int argc, char **argv)
+{
+	if (argc >= 1 && sp_is_help(argv[0])) {
+		sp_print_text("%s", server_usage);
+		return true;
+	}
+	return false;
+}
+
+static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	struct sp_server_list list;
+	struct sp_nl nl;
+	int ret;
+
+	(void)ctx;
+	if (want_help(argc, argv))
+		return SP_EXIT_OK;
+	if (argc > 0)
+		return sp_usage_error("server", "Unexpected argument '%s'", argv[0]);
+	ret = sp_nl_open(&nl);
+	if (ret)
+		return sp_report_open_error("server", "show", ret, &nl.err);
+	ret = sp_nl_server_get(&nl, &list);
+	if (ret) {
+		sp_report_nl_error(stderr, "server", "show", ret, &nl.err);
+		sp_nl_close(&nl);
+		return SP_EXIT_ERROR;
+	}
+	sp_nl_close(&nl);
+	ret = sp_print_servers(list.servers, list.n);
+	sp_server_list_free(&list);
+	if (ret) {
+		sp_report_nl_error(stderr, "server", "show", ret, NULL);
+		return SP_EXIT_ERROR;
+	}
+	return SP_EXIT_OK;
+}
+
+static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	const char *addr_s = NULL;
+	uint32_t port = 0;
+	struct sp_kv kv[] = {
+		{ .key = "addr", .what = "address", .type = SP_KV_STRING, .dst = &addr_s },
+		{ .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535, .dst = &port },
+	};
+	struct sp_addr addr = { 0 };
+	struct sp_server srv;
+	struct sp_nl nl;
+	char err[256];
+	int ret;
+
+	(void)ctx;
+	if (want_help(argc, argv))
+		return SP_EXIT_OK;
+	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
+		return sp_usage_error("server", "%s", err);
+	if (addr_s && strcmp(addr_s, "any") && sp_parse_addr(addr_s, &addr))
+		return sp_usage_error("server", "Invalid address: '%s' (an IPv4 or IPv6 address, "
+				      "or any)", addr_s);
+
+	ret = sp_nl_open(&nl);
+	if (ret)
+		return sp_report_open_error("server", "start", ret, &nl.err);
+	ret = sp_nl_server_start(&nl, &addr, kv[1].seen, (uint16_t)port, &srv);
+	if (ret) {
+		sp_report_nl_error(stderr, "server", "start", ret, &nl.err);
+		sp_nl_close(&nl);
+		return SP_EXIT_ERROR;
+	}
+	sp_nl_close(&nl);
+	ret = sp_print_server(&srv);
+	if (ret) {
+		sp_report_nl_error(stderr, "server", "start", ret, NULL);
+		return SP_EXIT_ERROR;
+	}
+	return SP_EXIT_OK;
+}
+
+static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	uint32_t id = 0;
+	struct sp_kv kv[] = {
+		{ .key = "id", .type = SP_KV_U32, .min = 0, .max = UINT32_MAX, .dst = &id },
+	};
+	struct sp_nl nl;
+	char err[256];
+	int ret;
+
+	(void)ctx;
+	if (want_help(argc, argv))
+		return SP_EXIT_OK;
+	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
+		return sp_usage_error("server", "%s", err);
+
+	ret = sp_nl_open(&nl);
+	if (ret)
+		return sp_report_open_error("server", "stop", ret, &nl.err);
+	ret = sp_nl_server_stop(&nl, kv[0].seen, id);
+	if (ret) {
+		sp_report_nl_error(stderr, "server", "stop", ret, &nl.err);
+		sp_nl_close(&nl);
+		return SP_EXIT_ERROR;
+	}
+	sp_nl_close(&nl);
+	return SP_EXIT_OK;
+}
+
+static const struct sp_cmd server_cmds[] = {
+	{ "show", server_show },
+	{ "start", server_start },
+	{ "stop", server_stop },
+};
+
+int sp_cmd_server(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	return sp_cmd_dispatch(ctx, "server", server_cmds, ARRAY_SIZE(server_cmds),
+			       server_usage, argc, argv);
+}
