@@ -64,6 +64,12 @@ vm-kmod:
 vm-check: vm-kmod user
 	scripts/vm-suite
 
+# Benchmarks (not tests): sparkperf against the reference tools in one VM,
+# interleaved rounds, medians and ratios.
+bench: deps
+	$(MAKE) vm-kmod user
+	scripts/vm-run --timeout 1800 -- scripts/bench-lat
+
 check: deps
 	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check cross-check vm-check
 
@@ -86,5 +92,5 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all kmod user deps unit style dkms-check cross-check vm-kmod vm-check check demo \
+.PHONY: all kmod user deps unit style dkms-check cross-check vm-kmod vm-check bench check demo \
 	install dkms-install clean

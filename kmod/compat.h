@@ -6,6 +6,7 @@
 #define SP_COMPAT_H
 
 #include <linux/version.h>
+#include <net/genetlink.h>
 
 /*
  * XDR lanes (200 Gbit/s) entered enum ib_port_speed in 6.6; the RDMA core
@@ -13,6 +14,24 @@
  */
 #if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
 #define IB_SPEED_XDR 256
+#endif
+
+/*
+ * Who may join a multicast group: mainline 6.8 (and stable backports, such
+ * as Debian's 6.1) has GENL_MCAST_CAP_NET_ADMIN; 6.0 to 6.7 took the op
+ * flag GENL_ADMIN_PERM in the group's flags.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define SP_MCGRP_ADMIN GENL_MCAST_CAP_NET_ADMIN
+#else
+#define SP_MCGRP_ADMIN GENL_ADMIN_PERM
+#endif
+
+/* A dump's parsed request attributes: 6.6 moved them into a genl_info. */
+#if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
+#define sp_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#else
+#define sp_dump_attrs(cb) (genl_info_dump(cb)->attrs)
 #endif
 
 #endif /* SP_COMPAT_H */

@@ -345,6 +345,52 @@ lost:
 			    dev_name(&ibdev->dev), ret);
 }
 
+/*
+ * The NUMA node of @ibdev's PCI function (for rxe, of its port 1 netdev's),
+ * as SPARKPERF_A_DEV_NUMA_NODE reports it; NUMA_NO_NODE when unknown.
+ */
+int sp_device_numa_node(struct ib_device *ibdev)
+{
+	const struct ib_gid_attr *gid_attr;
+	struct net_device *ndev;
+	struct device *parent;
+	int node = NUMA_NO_NODE;
+
+	parent = sp_pci_ancestor(ibdev->dev.parent);
+	if (parent)
+		return dev_to_node(parent);
+
+	gid_attr = sp_roce_default_gid(ibdev, rdma_start_port(ibdev));
+	if (IS_ERR_OR_NULL(gid_attr))
+		return NUMA_NO_NODE;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(gid_attr);
+	if (!IS_ERR(ndev)) {
+		parent = sp_pci_ancestor(ndev->dev.parent);
+		if (parent)
+			node = dev_to_node(parent);
+	}
+	rcu_read_unlock();
+	rdma_put_gid_attr(gid_attr);
+	return node;
+}
+
+/* Whether an RDMA device of this name exists; its NUMA node in *@node. */
+bool sp_device_lookup(const char *name, int *node)
+{
+	struct sp_device *spdev;
+	unsigned long index;
+
+	mutex_lock(&sp_devices_lock);
+	xa_for_each(&sp_devices, index, spdev)
+		if (!strcmp(name, dev_name(&spdev->ibdev->dev)))
+			break;
+	if (spdev)
+		*node = sp_device_numa_node(spdev->ibdev);
+	mutex_unlock(&sp_devices_lock);
+	return spdev;
+}
+
 u32 sp_device_count(void)
 {
 	struct sp_device *spdev;

@@ -9,6 +9,8 @@
 
 #include "device.h"
 #include "netlink.h"
+#include "server.h"
+#include "session.h"
 #include "version.h"
 
 static int __init sp_mod_init(void)
@@ -24,16 +26,28 @@ static int __init sp_mod_init(void)
 	if (ret < 0)
 		goto err_device;
 
+	ret = sp_session_init();
+	if (ret < 0)
+		goto err_session;
+
 	pr_info("version %s loaded\n", SPARKPERF_VERSION);
 	return 0;
 
+err_session:
+	sp_device_uninit();
 err_device:
 	sp_genl_uninit();
 	return ret;
 }
 
+/*
+ * Sessions and servers go first, while the family they report on still
+ * exists; each refuses new objects before it tears down the old ones.
+ */
 static void __exit sp_mod_exit(void)
 {
+	sp_session_uninit();
+	sp_server_uninit();
 	sp_device_uninit();
 	sp_genl_uninit();
 	pr_info("unloaded\n");

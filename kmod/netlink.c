@@ -2,16 +2,28 @@
 /*
  * The "sparkperf" generic netlink family: ops, policies, multicast groups.
  *
- * Locking: parallel_ops is off, so genl_mutex serialises every doit; dumps
- * and notifications take the locks of the objects they read.
+ * Locking: parallel_ops is on, so genl_mutex serialises nothing of ours
+ * and a doit may sleep without holding up the family (LAT_STOP waits for
+ * its session's thread). Each object registry has its own mutex, taken by
+ * the doits and dumps that read it: the device registry (device.c), the
+ * latency sessions (session.c) and the servers and their connections
+ * (server.c). Those never nest with each other. A session's results are
+ * read under its spinlock, which its thread takes between round trips.
+ * Every limit the contract sets is in the policies below; handlers only
+ * check what a policy cannot say.
  */
 
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <linux/sparkperf.h>
 
+#include "compat.h"
 #include "device.h"
 #include "netlink.h"
+#include "server.h"
+#include "session.h"
 #include "version.h"
 
 static struct genl_family sp_genl_family;
@@ -21,12 +33,78 @@ static const struct nla_policy sp_dev_get_policy[SPARKPERF_A_DEV_NAME + 1] = {
 				   .len = SPARKPERF_DEV_NAME_MAX - 1 },
 };
 
+/* Addresses: 4 or 16 bytes, checked by sp_nla_get_addr(). */
+#define SP_POLICY_ADDR NLA_POLICY_RANGE(NLA_BINARY, 4, 16)
+
+static const struct nla_policy sp_server_start_policy[SPARKPERF_A_SERVER_PORT + 1] = {
+	[SPARKPERF_A_SERVER_ADDR] = SP_POLICY_ADDR,
+	[SPARKPERF_A_SERVER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy sp_server_stop_policy[SPARKPERF_A_SERVER_ID + 1] = {
+	[SPARKPERF_A_SERVER_ID] = { .type = NLA_U32 },
+};
+
+static struct netlink_range_validation sp_range_size = {
+	.min = 1, .max = SPARKPERF_LAT_SIZE_MAX,
+};
+
+static struct netlink_range_validation sp_range_iters = {
+	.min = 1, .max = SPARKPERF_LAT_ITERS_MAX,
+};
+
+static struct netlink_range_validation sp_range_duration = {
+	.min = 1, .max = SPARKPERF_LAT_DURATION_MS_MAX,
+};
+
+static struct netlink_range_validation sp_range_warmup = {
+	.max = SPARKPERF_LAT_WARMUP_MAX,
+};
+
+static struct netlink_range_validation sp_range_samples = {
+	.max = SPARKPERF_LAT_SAMPLES_MAX,
+};
+
+static struct netlink_range_validation sp_range_interval = {
+	.min = SPARKPERF_LAT_INTERVAL_MS_MIN,
+	.max = SPARKPERF_LAT_INTERVAL_MS_MAX,
+};
+
+static const struct nla_policy sp_lat_run_policy[SPARKPERF_A_LAT_INTERVAL_MS + 1] = {
+	[SPARKPERF_A_LAT_PEER] = SP_POLICY_ADDR,
+	[SPARKPERF_A_LAT_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[SPARKPERF_A_LAT_DEV] = { .type = NLA_NUL_STRING,
+				  .len = SPARKPERF_DEV_NAME_MAX - 1 },
+	[SPARKPERF_A_LAT_OP] = NLA_POLICY_RANGE(NLA_U8, SPARKPERF_LAT_OP_WRITE,
+						SPARKPERF_LAT_OP_MAX),
+	[SPARKPERF_A_LAT_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_size),
+	[SPARKPERF_A_LAT_ITERS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							&sp_range_iters),
+	[SPARKPERF_A_LAT_DURATION_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_duration),
+	[SPARKPERF_A_LAT_WARMUP] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &sp_range_warmup),
+	[SPARKPERF_A_LAT_CPU] = { .type = NLA_U32 },
+	[SPARKPERF_A_LAT_SAMPLES_MAX] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_samples),
+	[SPARKPERF_A_LAT_INTERVAL_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_interval),
+};
+
+/* LAT_STOP, LAT_GET and LAT_SAMPLES: a session id. */
+static const struct nla_policy sp_lat_id_policy[SPARKPERF_A_LAT_ID + 1] = {
+	[SPARKPERF_A_LAT_ID] = { .type = NLA_U32 },
+};
+
 enum sp_mcgrp {
 	SP_MCGRP_EVENTS,
+	SP_MCGRP_PROGRESS,
 };
 
 static const struct genl_multicast_group sp_mcgrps[] = {
 	[SP_MCGRP_EVENTS] = { .name = SPARKPERF_MCGRP_EVENTS },
+	[SP_MCGRP_PROGRESS] = { .name = SPARKPERF_MCGRP_PROGRESS,
+				.flags = SP_MCGRP_ADMIN },
 };
 
 void *sp_genl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
@@ -43,6 +121,56 @@ bool sp_genl_has_event_listeners(void)
 void sp_genl_send_event(struct sk_buff *skb)
 {
 	genlmsg_multicast(&sp_genl_family, skb, 0, SP_MCGRP_EVENTS, GFP_KERNEL);
+}
+
+bool sp_genl_has_progress_listeners(void)
+{
+	return genl_has_listeners(&sp_genl_family, &init_net,
+				  SP_MCGRP_PROGRESS);
+}
+
+/* Consumes @skb. */
+void sp_genl_send_progress(struct sk_buff *skb)
+{
+	genlmsg_multicast(&sp_genl_family, skb, 0, SP_MCGRP_PROGRESS,
+			  GFP_KERNEL);
+}
+
+/* An address attribute (policy: 4 to 16 bytes) and @port as a sockaddr. */
+int sp_nla_get_addr(const struct nlattr *attr, u16 port,
+		    struct sockaddr_storage *ss, struct netlink_ext_ack *extack)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	switch (nla_len(attr)) {
+	case sizeof(struct in_addr):
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		nla_memcpy(&sin->sin_addr, attr, sizeof(sin->sin_addr));
+		return 0;
+	case sizeof(struct in6_addr):
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		nla_memcpy(&sin6->sin6_addr, attr, sizeof(sin6->sin6_addr));
+		return 0;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "address must be 4 (IPv4) or 16 (IPv6) bytes");
+		return -EINVAL;
+	}
+}
+
+int sp_nla_put_addr(struct sk_buff *skb, int type,
+		    const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return nla_put_in_addr(skb, type, sin->sin_addr.s_addr);
+	return nla_put_in6_addr(skb, type, &sin6->sin6_addr);
 }
 
 static int sp_info_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -85,12 +213,62 @@ static const struct genl_ops sp_genl_ops[] = {
 		.policy = sp_dev_get_policy,
 		.maxattr = ARRAY_SIZE(sp_dev_get_policy) - 1,
 	},
+	{
+		.cmd = SPARKPERF_CMD_SERVER_START,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_server_start_doit,
+		.policy = sp_server_start_policy,
+		.maxattr = ARRAY_SIZE(sp_server_start_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_SERVER_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_server_stop_doit,
+		.policy = sp_server_stop_policy,
+		.maxattr = ARRAY_SIZE(sp_server_stop_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_SERVER_GET,
+		.flags = GENL_ADMIN_PERM,
+		.dumpit = sp_server_get_dumpit,
+	},
+	{
+		.cmd = SPARKPERF_CMD_LAT_RUN,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_lat_run_doit,
+		.policy = sp_lat_run_policy,
+		.maxattr = ARRAY_SIZE(sp_lat_run_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_LAT_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_lat_stop_doit,
+		.policy = sp_lat_id_policy,
+		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_LAT_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_lat_get_doit,
+		.dumpit = sp_lat_get_dumpit,
+		.policy = sp_lat_id_policy,
+		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_LAT_SAMPLES,
+		.flags = GENL_ADMIN_PERM,
+		.start = sp_lat_samples_start,
+		.dumpit = sp_lat_samples_dumpit,
+		.policy = sp_lat_id_policy,
+		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
+	},
 };
 
 static struct genl_family sp_genl_family __ro_after_init = {
 	.name = SPARKPERF_GENL_NAME,
 	.version = SPARKPERF_GENL_VERSION,
 	.module = THIS_MODULE,
+	.parallel_ops = true,
 	.ops = sp_genl_ops,
 	.n_ops = ARRAY_SIZE(sp_genl_ops),
 	.mcgrps = sp_mcgrps,

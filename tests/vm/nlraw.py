@@ -3,31 +3,63 @@
 """Sends one hand-made request to the sparkperf generic netlink family and
 prints the kernel's answer as JSON, so that tests can check what the
 module's policies accept and reject, including input sparkperf-ctl itself
-would never send.
+would never send, and drive servers and latency sessions before the CLI
+knows them.
 
-usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [ATTR ...]
-  ATTR: TYPE:u32:VALUE | TYPE:str:TEXT (NUL added) | TYPE:raw:TEXT (no NUL)
+usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [OPTION ...]
+                [ATTR ...] [-- CMD ...]
+  CMD: a number or a name (info, dev, server-start, server-stop,
+       server-get, lat-run, lat-stop, lat-get, lat-samples)
+  ATTR: TYPE:KIND:VALUE, TYPE a number or an attribute name of the
+        command's set (peer, size, ...); KIND one of
+        u8 u16 u32 u64 s32 (numbers), str (NUL added), raw (text, no NUL),
+        hex (bytes as hex digits), ip (an IPv4 or IPv6 address, 4/16 bytes)
+  --dump          NLM_F_DUMP
+  --decode        print every reply's attributes as "msgs"
+  --wait          after LAT_RUN, poll LAT_GET on the same socket (which
+                  owns the session) until the session is no longer
+                  connecting or running; its attributes as "result"
+  --timeout S     give up waiting after S seconds (default 120)
+  --stop-after S  while waiting, send LAT_STOP after S seconds
+  --samples       after waiting, dump LAT_SAMPLES: "samples" has the count,
+                  the first sample index and the first few pairs
+  --progress      join the "progress" group first; "progress" counts its
+                  messages by state and interval
+  --hold S        after the request, keep the socket open S seconds
+  --ready FILE    after the request, write FILE (for scripts that wait)
+  --running FILE  while waiting, write FILE once the session has measured
+
+Several requests separated by "--" are sent one after the other on the same
+socket (so sessions stay alive between them), one JSON line each.
 
 prints {"errno": E, "msg": ..., "offset": ..., "miss_type": ...} for an
 error, {"errno": 0, "replies": N} otherwise. The offset is the kernel's:
 that of the bad attribute from the start of the request (netlink header 16
 bytes, generic netlink header 4, so the first attribute is at 20).
 """
+import ipaddress
 import json
 import os
+import select
 import socket
 import struct
 import sys
+import time
 
 NETLINK_GENERIC = 16
+NETLINK_ADD_MEMBERSHIP = 1
 NETLINK_EXT_ACK = 11
 SOL_NETLINK = 270
 GENL_ID_CTRL = 0x10
 CTRL_CMD_GETFAMILY = 3
 CTRL_ATTR_FAMILY_ID = 1
 CTRL_ATTR_FAMILY_NAME = 2
+CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_MCAST_GRP_NAME = 1
+CTRL_ATTR_MCAST_GRP_ID = 2
 NLM_F_REQUEST = 1
 NLM_F_ACK = 4
+NLM_F_DUMP = 0x300
 NLMSG_ERROR = 2
 NLMSG_DONE = 3
 NLM_F_ACK_TLVS = 0x200
@@ -35,6 +67,53 @@ NLM_F_CAPPED = 0x100
 NLMSGERR_ATTR_MSG = 1
 NLMSGERR_ATTR_OFFS = 2
 NLMSGERR_ATTR_MISS_TYPE = 5
+
+CMDS = {
+    "info": 1, "dev": 2, "server-start": 6, "server-stop": 7,
+    "server-get": 8, "lat-run": 9, "lat-stop": 10, "lat-get": 11,
+    "lat-samples": 12, "lat-progress": 13,
+}
+CMD_LAT_RUN, CMD_LAT_STOP, CMD_LAT_GET, CMD_LAT_SAMPLES = 9, 10, 11, 12
+LAT_STATES = ["connecting", "running", "done", "stopped", "failed"]
+
+# Attribute sets, by enum value: (name, kind). Kinds: u8 u16 u32 u64 s32
+# str ip bin, or a nested set.
+INTERVAL_ATTRS = {
+    2: ("end_ns", "u64"), 3: ("count", "u64"), 4: ("p50_ns", "u64"),
+    5: ("p99_ns", "u64"), 6: ("max_ns", "u64"),
+}
+SERVER_ATTRS = {
+    2: ("id", "u32"), 3: ("addr", "ip"), 4: ("port", "u16"),
+    5: ("active", "u32"), 6: ("served", "u64"),
+}
+LAT_ATTRS = {
+    2: ("id", "u32"), 3: ("peer", "ip"), 4: ("port", "u16"),
+    5: ("dev", "str"), 6: ("op", "u8"), 7: ("size", "u32"),
+    8: ("iters", "u64"), 9: ("duration_ms", "u32"), 10: ("warmup", "u32"),
+    11: ("cpu", "u32"), 12: ("samples_max", "u32"),
+    13: ("interval_ms", "u32"), 14: ("state", "u8"), 15: ("error", "s32"),
+    16: ("error_msg", "str"), 17: ("warmup_done", "u64"),
+    18: ("count", "u64"), 19: ("elapsed_ns", "u64"), 20: ("yields", "u64"),
+    21: ("clock_res_ns", "u32"), 22: ("min_ns", "u64"),
+    23: ("max_ns", "u64"), 24: ("sum_ns", "u64"), 25: ("sumsq_hi", "u64"),
+    26: ("sumsq_lo", "u64"), 27: ("p50_ns", "u64"), 28: ("p90_ns", "u64"),
+    29: ("p99_ns", "u64"), 30: ("p999_ns", "u64"), 31: ("p9999_ns", "u64"),
+    32: ("p99999_ns", "u64"), 33: ("intervals", ("list", INTERVAL_ATTRS)),
+    34: ("interval", INTERVAL_ATTRS), 35: ("samples_first", "u64"),
+    36: ("samples_data", "bin"), 37: ("rt_yields", "u64"),
+}
+INFO_ATTRS = {1: ("version", "str"), 2: ("kernel", "str"), 3: ("devices", "u32")}
+DEV_ATTRS = {2: ("index", "u32"), 3: ("name", "str")}
+
+
+def attr_set(cmd):
+    if cmd == 1:
+        return INFO_ATTRS
+    if 2 <= cmd <= 5:
+        return DEV_ATTRS
+    if 6 <= cmd <= 8:
+        return SERVER_ATTRS
+    return LAT_ATTRS
 
 
 def nla(atype, payload):
@@ -53,18 +132,64 @@ def parse_attrs(data):
     return attrs
 
 
+def parse_attr_list(data):
+    out = []
+    while len(data) >= 4:
+        alen, atype = struct.unpack_from("HH", data)
+        if alen < 4:
+            break
+        out.append((atype & 0x3FFF, data[4:alen]))
+        data = data[(alen + 3) & ~3:]
+    return out
+
+
+def decode_value(kind, payload):
+    if isinstance(kind, dict):
+        return decode(kind, payload)
+    if isinstance(kind, tuple):
+        return [decode(kind[1], p) for _, p in parse_attr_list(payload)]
+    fmt = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q", "s32": "i"}
+    if kind in fmt:
+        return struct.unpack_from(fmt[kind], payload)[0]
+    if kind == "str":
+        return payload.rstrip(b"\0").decode(errors="replace")
+    if kind == "ip" and len(payload) in (4, 16):
+        return str(ipaddress.ip_address(payload))
+    return len(payload)
+
+
+def decode(table, data):
+    out = {}
+    for atype, payload in parse_attr_list(data):
+        if atype in table:
+            name, kind = table[atype]
+            out[name] = decode_value(kind, payload)
+        elif atype != 1:
+            out[str(atype)] = payload.hex()
+    return out
+
+
+def recv_all(sock):
+    return sock.recv(1 << 22)
+
+
 def transact(sock, family, cmd, flags, payload, version=1, reserved=0):
-    seq = os.getpid() & 0xFFFF
+    """Returns (errno, ack TLVs, [(cmd, attribute bytes), ...])."""
+    seq = (os.getpid() + transact.seq) & 0xFFFFFFFF
+    transact.seq += 1
     genl = struct.pack("BBH", cmd, version, reserved)
     msg = struct.pack("IHHII", 16 + len(genl) + len(payload), family,
                       NLM_F_REQUEST | NLM_F_ACK | flags, seq, 0)
     sock.send(msg + genl + payload)
     replies = []
     while True:
-        data = sock.recv(65536)
+        data = recv_all(sock)
         while len(data) >= 16:
-            mlen, mtype, mflags, _, _ = struct.unpack_from("IHHII", data)
+            mlen, mtype, mflags, mseq, _ = struct.unpack_from("IHHII", data)
             body = data[16:mlen]
+            data = data[(mlen + 3) & ~3:]
+            if mseq != seq:
+                continue
             if mtype == NLMSG_ERROR:
                 err = -struct.unpack_from("i", body)[0]
                 if err == 0:
@@ -76,12 +201,141 @@ def transact(sock, family, cmd, flags, payload, version=1, reserved=0):
                 return err, tlvs, replies
             if mtype == NLMSG_DONE:
                 return 0, {}, replies
-            replies.append(body)
+            replies.append((body[0], body[4:]))
+
+
+transact.seq = 0
+
+
+def open_socket():
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+    sock.bind((0, 0))
+    return sock
+
+
+def resolve(sock):
+    err, _, replies = transact(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0,
+                               nla(CTRL_ATTR_FAMILY_NAME, b"sparkperf\0"))
+    if err:
+        return err, None, {}
+    attrs = parse_attrs(replies[0][1])
+    family = struct.unpack("H", attrs[CTRL_ATTR_FAMILY_ID][:2])[0]
+    groups = {}
+    for _, grp in parse_attr_list(attrs.get(CTRL_ATTR_MCAST_GROUPS, b"")):
+        g = parse_attrs(grp)
+        groups[g[CTRL_ATTR_MCAST_GRP_NAME].rstrip(b"\0").decode()] = \
+            struct.unpack("I", g[CTRL_ATTR_MCAST_GRP_ID])[0]
+    return 0, family, groups
+
+
+def encode_attr(cmd, arg):
+    atype, kind, value = arg.split(":", 2)
+    if not atype.isdigit():
+        names = {v[0]: k for k, v in attr_set(cmd).items()}
+        atype = names[atype]
+    atype = int(atype)
+    packers = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q", "s32": "i"}
+    if kind in packers:
+        return nla(atype, struct.pack(packers[kind], int(value, 0)))
+    if kind == "str":
+        return nla(atype, value.encode() + b"\0")
+    if kind == "hex":
+        return nla(atype, bytes.fromhex(value))
+    if kind == "ip":
+        return nla(atype, ipaddress.ip_address(value).packed)
+    return nla(atype, value.encode())
+
+
+def error_out(err, tlvs):
+    out = {"errno": err}
+    if NLMSGERR_ATTR_MSG in tlvs:
+        out["msg"] = tlvs[NLMSGERR_ATTR_MSG].rstrip(b"\0").decode()
+    if NLMSGERR_ATTR_OFFS in tlvs:
+        out["offset"] = struct.unpack("I", tlvs[NLMSGERR_ATTR_OFFS])[0]
+    if NLMSGERR_ATTR_MISS_TYPE in tlvs:
+        out["miss_type"] = struct.unpack(
+            "I", tlvs[NLMSGERR_ATTR_MISS_TYPE])[0]
+    return out
+
+
+def lat_get(sock, family, sid):
+    err, tlvs, replies = transact(sock, family, CMD_LAT_GET, 0,
+                                  nla(2, struct.pack("I", sid)))
+    if err:
+        return error_out(err, tlvs)
+    return decode(LAT_ATTRS, replies[0][1])
+
+
+def drain_progress(psock, progress):
+    while psock and select.select([psock], [], [], 0)[0]:
+        data = psock.recv(1 << 20)
+        while len(data) >= 16:
+            mlen = struct.unpack_from("I", data)[0]
+            body = data[16:mlen]
             data = data[(mlen + 3) & ~3:]
+            msg = decode(LAT_ATTRS, body[4:])
+            key = "interval" if "interval" in msg else \
+                LAT_STATES[msg.get("state", 0)]
+            progress[key] = progress.get(key, 0) + 1
 
 
-def main(argv):
-    cmd, flags, reserved, version, attrs = int(argv[0]), 0, 0, 1, b""
+def wait_session(sock, family, sid, opts, psock, progress):
+    start = time.monotonic()
+    stopped = False
+    while True:
+        drain_progress(psock, progress)
+        res = lat_get(sock, family, sid)
+        if res.get("errno") or res.get("state", 0) >= 2:
+            return res
+        if opts["running"] and res.get("count", 0) > 0:
+            with open(opts["running"], "w", encoding="utf-8"):
+                pass
+            opts["running"] = None
+        now = time.monotonic() - start
+        if opts["stop_after"] is not None and not stopped and \
+                now >= opts["stop_after"]:
+            err, tlvs, _ = transact(sock, family, CMD_LAT_STOP, 0,
+                                    nla(2, struct.pack("I", sid)))
+            stopped = True
+            if err:
+                return {"stop": error_out(err, tlvs)}
+            continue
+        if now > opts["timeout"]:
+            return {"timeout": True, "last": res}
+        time.sleep(0.2)
+
+
+def dump_samples(sock, family, sid):
+    err, tlvs, replies = transact(sock, family, CMD_LAT_SAMPLES, NLM_F_DUMP,
+                                  nla(2, struct.pack("I", sid)))
+    if err:
+        return error_out(err, tlvs)
+    pairs, first, contiguous = [], None, True
+    for _, body in replies:
+        attrs = parse_attrs(body)
+        f = struct.unpack("Q", attrs[35])[0]
+        if first is None:
+            first = f
+        elif f != first + len(pairs):
+            contiguous = False
+        data = attrs[36]
+        pairs += [struct.unpack_from("QQ", data, i)
+                  for i in range(0, len(data), 16)]
+    ordered = all(pairs[i][0] <= pairs[i + 1][0]
+                  for i in range(len(pairs) - 1))
+    return {"messages": len(replies), "count": len(pairs), "first": first,
+            "contiguous": contiguous, "ordered": ordered,
+            "head": pairs[:3]}
+
+
+def run_one(sock, family, groups, argv):
+    cmd = CMDS.get(argv[0]) or int(argv[0], 0)
+    flags, reserved, version, attrs = 0, 0, 1, b""
+    opts = {"decode": False, "wait": False, "timeout": 120.0,
+            "stop_after": None, "samples": False, "progress": False,
+            "hold": 0.0, "ready": None, "running": None}
     args = argv[1:]
     while args:
         arg = args.pop(0)
@@ -93,40 +347,67 @@ def main(argv):
                 reserved = value
             else:
                 version = value
-            continue
-        atype, kind, value = arg.split(":", 2)
-        if kind == "u32":
-            attrs += nla(int(atype), struct.pack("I", int(value, 0)))
-        elif kind == "str":
-            attrs += nla(int(atype), value.encode() + b"\0")
+        elif arg == "--dump":
+            flags |= NLM_F_DUMP
+        elif arg in ("--decode", "--wait", "--samples", "--progress"):
+            opts[arg[2:]] = True
+        elif arg in ("--timeout", "--stop-after", "--hold"):
+            opts[arg[2:].replace("-", "_")] = float(args.pop(0))
+        elif arg in ("--ready", "--running"):
+            opts[arg[2:]] = args.pop(0)
         else:
-            attrs += nla(int(atype), value.encode())
+            attrs += encode_attr(cmd, arg)
 
-    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    sock.bind((0, 0))
-    err, _, replies = transact(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0,
-                               nla(CTRL_ATTR_FAMILY_NAME, b"sparkperf\0"))
-    if err:
-        print(json.dumps({"error": "family not found", "errno": err}))
-        return 1
-    family = struct.unpack(
-        "H", parse_attrs(replies[0][4:])[CTRL_ATTR_FAMILY_ID][:2])[0]
+    psock, progress = None, {}
+    if opts["progress"]:
+        psock = open_socket()
+        psock.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+                         groups["progress"])
 
     err, tlvs, replies = transact(sock, family, cmd, flags, attrs,
                                   version, reserved)
-    out = {"errno": err}
+    if opts["ready"]:
+        with open(opts["ready"], "w", encoding="utf-8"):
+            pass
     if err:
-        if NLMSGERR_ATTR_MSG in tlvs:
-            out["msg"] = tlvs[NLMSGERR_ATTR_MSG].rstrip(b"\0").decode()
-        if NLMSGERR_ATTR_OFFS in tlvs:
-            out["offset"] = struct.unpack("I", tlvs[NLMSGERR_ATTR_OFFS])[0]
-        if NLMSGERR_ATTR_MISS_TYPE in tlvs:
-            out["miss_type"] = struct.unpack(
-                "I", tlvs[NLMSGERR_ATTR_MISS_TYPE])[0]
+        out = error_out(err, tlvs)
     else:
-        out["replies"] = len(replies)
+        out = {"errno": 0, "replies": len(replies)}
+        if opts["decode"]:
+            out["msgs"] = [decode(attr_set(c), body) for c, body in replies]
+        if cmd == CMD_LAT_RUN and replies:
+            sid = decode(LAT_ATTRS, replies[0][1])["id"]
+            out["id"] = sid
+            if opts["wait"]:
+                out["result"] = wait_session(sock, family, sid, opts, psock,
+                                             progress)
+            if opts["samples"]:
+                out["samples"] = dump_samples(sock, family, sid)
+    if opts["hold"]:
+        time.sleep(opts["hold"])
+    if psock:
+        time.sleep(0.2)
+        drain_progress(psock, progress)
+        out["progress"] = progress
+        psock.close()
     print(json.dumps(out))
+    sys.stdout.flush()
+
+
+def main(argv):
+    sock = open_socket()
+    err, family, groups = resolve(sock)
+    if err:
+        print(json.dumps({"error": "family not found", "errno": err}))
+        return 1
+    # Requests separated by "--" go one after the other on one socket.
+    request = []
+    for arg in argv + ["--"]:
+        if arg != "--":
+            request.append(arg)
+        elif request:
+            run_one(sock, family, groups, request)
+            request = []
     return 0
 
 

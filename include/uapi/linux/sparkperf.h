@@ -12,12 +12,15 @@
  * once released, is never renumbered or reused.
  *
  * Every request is strictly validated: unknown attributes, attributes of the
- * wrong type or length, values outside the documented ranges, a non-zero
- * genlmsghdr.reserved and unknown flags are all rejected with -EINVAL and an
- * extended ACK message (NLMSGERR_ATTR_MSG) that names the problem; where an
- * attribute is at fault its offset comes back in NLMSGERR_ATTR_OFFS, and a
- * missing required attribute is named by NLMSGERR_ATTR_MISS_TYPE.
- * Userspace should therefore set NETLINK_EXT_ACK on its socket.
+ * wrong type or length, a non-zero genlmsghdr.reserved and unknown flags are
+ * all rejected with -EINVAL, numbers (and address lengths) outside the
+ * documented ranges with -ERANGE, each with an extended ACK message
+ * (NLMSGERR_ATTR_MSG) that names the problem; where an attribute is at fault
+ * its offset comes back in NLMSGERR_ATTR_OFFS, and a missing required
+ * attribute is named by NLMSGERR_ATTR_MISS_TYPE. Userspace should therefore
+ * set NETLINK_EXT_ACK on its socket. (Before 6.5 the kernel sends no
+ * extended ACK for the errors of a dump's start, such as a
+ * SPARKPERF_CMD_LAT_SAMPLES without its id: only the errno.)
  *
  * Permissions: listing (SPARKPERF_CMD_INFO_GET, SPARKPERF_CMD_DEV_GET) and
  * listening to the "events" multicast group are unprivileged, like
@@ -220,8 +223,17 @@
  *                                measured round trip
  *    SPARKPERF_A_LAT_YIELDS: NLA_U64, times the thread yielded the CPU
  *                            (always between round trips)
+ *    SPARKPERF_A_LAT_RT_YIELDS: NLA_U64, measured round trips during which
+ *                               the thread gave the CPU away: it does so
+ *                               only once a round trip has lasted 10 ms
+ *                               while another task waits for that CPU (a
+ *                               software RDMA device such as rxe may need
+ *                               it to finish the round trip); their times
+ *                               include the time away
  *    SPARKPERF_A_LAT_CLOCK_RES_NS: NLA_U32, resolution of the clock
- *                                  (CLOCK_MONOTONIC, ktime_get_ns())
+ *                                  (CLOCK_MONOTONIC, ktime_get_ns()): the
+ *                                  smallest step between two readings
+ *                                  the thread saw
  *    SPARKPERF_A_LAT_MIN_NS, _MAX_NS: NLA_U64, true extremes of the round
  *                                     trip time
  *    SPARKPERF_A_LAT_SUM_NS: NLA_U64, sum of the round trip times
@@ -230,7 +242,10 @@
  *    SPARKPERF_A_LAT_P50_NS, _P90_NS, _P99_NS, _P999_NS, _P9999_NS,
  *        _P99999_NS: NLA_U64, round-trip percentiles from the histogram
  *        (the middle of the bucket, within half a bucket: < 0.4%)
- *    SPARKPERF_A_LAT_INTERVALS: NLA_NESTED, one entry per completed interval
+ *    SPARKPERF_A_LAT_INTERVALS: NLA_NESTED, one entry per completed interval,
+ *        oldest first, the last SPARKPERF_LAT_INTERVALS_MAX of them (the
+ *        progress group has every one); the interval still open when the
+ *        run ends is closed then, shorter. Left out of NLM_F_DUMP replies.
  *        SPARKPERF_A_LAT_INTERVALS_ENTRY: NLA_NESTED
  *            SPARKPERF_A_INTERVAL_END_NS: NLA_U64, since the first measured
  *                                         round trip
@@ -268,8 +283,8 @@
  * Round trip times go into a log-linear histogram of SPARKPERF_HIST_BUCKETS
  * buckets: values below 2^SPARKPERF_HIST_SUB_BITS ns exactly, above that
  * 2^(SPARKPERF_HIST_SUB_BITS - 1) buckets per power of two (relative bucket
- * width at most 1/128), values of 2^SPARKPERF_HIST_MAX_BITS ns and more in
- * the last bucket. See kmod/hist.c.
+ * width at most 1/128); the last bucket, from 2^40 - 2^32 ns, also takes
+ * every larger value. See kmod/hist.c.
  */
 
 #ifndef _UAPI_LINUX_SPARKPERF_H
@@ -291,6 +306,7 @@
 #define SPARKPERF_LAT_SAMPLES_MAX (4 << 20)
 #define SPARKPERF_LAT_INTERVAL_MS_MIN 10
 #define SPARKPERF_LAT_INTERVAL_MS_MAX 60000
+#define SPARKPERF_LAT_INTERVALS_MAX 1000
 
 #define SPARKPERF_HIST_SUB_BITS 8
 #define SPARKPERF_HIST_MAX_BITS 40
@@ -446,6 +462,7 @@ enum sparkperf_lat_attr {
 	SPARKPERF_A_LAT_INTERVAL,
 	SPARKPERF_A_SAMPLES_FIRST,
 	SPARKPERF_A_SAMPLES_DATA,
+	SPARKPERF_A_LAT_RT_YIELDS,
 	__SPARKPERF_A_LAT_MAX
 };
 

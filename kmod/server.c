@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Servers: kernel rdma_cm listeners that serve any sparkperf client. Each
+ * connection request carries the client's test (rdma.h, wire format); the
+ * server answers with its buffer and serves the connection: a thread that
+ * echoes (write, send) or nothing at all (read). Servers are detached from
+ * the socket that started them and live until SERVER_STOP or rmmod.
+ *
+ * Lifetimes. A served connection ("conn") lives in the sp_conns registry
+ * from its accept on. Whoever takes it out of the registry owns its end:
+ *
+ *  - its cm handler, on disconnection, device removal or a failed
+ *    connection: it stops the thread, frees the QP, CQ, MRs and PD and
+ *    returns non-zero, so the cm destroys the id;
+ *  - a stopper (SERVER_STOP, rmmod): under the id's handler lock it stops
+ *    the thread and frees the resources, then destroys the id. A handler
+ *    that finds its conn already taken frees the resources (device
+ *    removal needs that before it returns) and returns 0.
+ *
+ * A server is in the sp_servers registry while it listens; taking it out
+ * (stopper, or its listener's device removal) decides who ends the
+ * listener. Destroying the listener waits for any connection request being
+ * handled, so a stopper then finds every conn of the server registered.
+ * Conns hold a reference on their server.
+ */
+
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <linux/sparkperf.h>
+
+#include "device.h"
+#include "lat.h"
+#include "netlink.h"
+#include "rdma.h"
+#include "server.h"
+
+/* Connections one server serves at once, beyond which it rejects. */
+#define SP_SERVER_CONNS_MAX 32
+
+enum sp_cm_kind {
+	SP_CM_SERVER = 1,
+	SP_CM_CONN,
+};
+
+struct sp_server {
+	enum sp_cm_kind kind;		/* first: the cm handler's context */
+	struct kref ref;
+	struct list_head claim;
+	u32 id;
+	struct rdma_cm_id *listener;
+	struct sockaddr_storage addr;	/* AF_UNSPEC: any */
+	u16 port;
+	atomic_t active;
+	atomic64_t served;
+	bool stopping;
+};
+
+struct sp_conn {
+	enum sp_cm_kind kind;		/* first: the cm handler's context */
+	struct list_head claim;
+	u32 id;
+	struct sp_server *server;
+	struct sp_rconn rc;
+	struct task_struct *thread;
+	int cpu;
+	bool dead;			/* ended: ignore later events */
+};
+
+struct sp_server_dump_ctx {
+	unsigned long next_id;
+};
+
+static DEFINE_XARRAY_ALLOC(sp_servers);
+static DEFINE_MUTEX(sp_servers_lock);
+static u32 sp_servers_next;
+static unsigned int sp_servers_count;
+static bool sp_servers_closed;
+
+static DEFINE_XARRAY_ALLOC(sp_conns);
+static DEFINE_MUTEX(sp_conns_lock);
+static u32 sp_conns_next;
+
+static void sp_server_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct sp_server, ref));
+}
+
+static void sp_server_put(struct sp_server *server)
+{
+	kref_put(&server->ref, sp_server_release);
+}
+
+/* Stops the thread and frees the verbs resources; idempotent. */
+static void sp_conn_teardown(struct sp_conn *conn)
+{
+	set_bit(SP_RC_STOP, &conn->rc.flags);
+	if (conn->thread) {
+		kthread_stop(conn->thread);
+		put_task_struct(conn->thread);
+		conn->thread = NULL;
+	}
+	sp_lat_cpu_put(conn->cpu);
+	conn->cpu = -1;
+	sp_rconn_destroy(&conn->rc);
+}
+
+/* After teardown, with the id destroyed or about to be. */
+static void sp_conn_free(struct sp_conn *conn)
+{
+	pr_debug("conn %u destroyed\n", conn->id);
+	atomic_dec(&conn->server->active);
+	sp_server_put(conn->server);
+	sp_buf_free(&conn->rc.rbuf);
+	sp_buf_free(&conn->rc.sbuf);
+	kfree(conn);
+}
+
+static int sp_conn_thread(void *arg)
+{
+	struct sp_conn *conn = arg;
+	int ret;
+
+	ret = sp_rconn_post(&conn->rc, SP_WR_READY, 0);
+	if (!ret)
+		ret = sp_lat_server(&conn->rc);
+	if (ret != -EINTR) {
+		if (ret)
+			pr_debug("conn %u: %s\n", conn->id, conn->rc.msg);
+		/* The cm handler ends the conn on the disconnection. */
+		rdma_disconnect(conn->rc.id);
+	}
+	return 0;
+}
+
+/* Rejects a connection request; the cm then destroys its id. */
+static int sp_conn_reject(struct rdma_cm_id *id, int err, const char *reason)
+{
+	struct sp_wire_reject rej;
+
+	sp_wire_reject(&rej, err, reason);
+	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	return 1;
+}
+
+static void sp_conn_discard(struct sp_conn *conn)
+{
+	sp_rconn_destroy(&conn->rc);
+	sp_buf_free(&conn->rc.rbuf);
+	sp_buf_free(&conn->rc.sbuf);
+	kfree(conn);
+}
+
+/* A new conn's buffers, QP and MRs; on failure conn->rc.msg says why. */
+static int sp_conn_setup(struct sp_conn *conn, struct rdma_cm_id *id,
+			 const struct sp_wire_hello *hello)
+{
+	u32 size = be32_to_cpu(hello->size);
+	int node, ret;
+
+	node = sp_device_numa_node(id->device);
+	ret = sp_buf_alloc(&conn->rc.sbuf, size, node);
+	if (!ret)
+		ret = sp_buf_alloc(&conn->rc.rbuf, size, node);
+	if (ret) {
+		snprintf(conn->rc.msg, sizeof(conn->rc.msg),
+			 "server out of memory for 2 x %u bytes", size);
+		return ret;
+	}
+	ret = sp_rconn_create(&conn->rc, id);
+	if (ret)
+		return ret;
+	conn->rc.remote_addr = be64_to_cpu(hello->addr);
+	conn->rc.remote_rkey = be32_to_cpu(hello->rkey);
+	return 0;
+}
+
+static int sp_conn_accept(struct sp_conn *conn, struct rdma_cm_id *id,
+			  struct rdma_cm_event *ev, u32 size)
+{
+	const struct ib_device_attr *attrs = &id->device->attrs;
+	struct rdma_conn_param param;
+	struct sp_wire_hello reply;
+
+	sp_wire_hello(&reply, &conn->rc, size);
+	sp_rconn_conn_param(&param, id->device, &reply, sizeof(reply));
+	param.responder_resources = min_t(int, ev->param.conn.initiator_depth,
+					  attrs->max_qp_rd_atom);
+	param.initiator_depth = min_t(int, ev->param.conn.responder_resources,
+				      attrs->max_qp_init_rd_atom);
+	return rdma_accept(id, &param);
+}
+
+static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
+			   struct rdma_cm_event *ev)
+{
+	char reason[SP_WIRE_REASON_LEN];
+	struct sp_wire_hello hello;
+	struct sp_conn *conn;
+	int ret;
+
+	ret = sp_wire_parse_hello(&hello, ev->param.conn.private_data,
+				  ev->param.conn.private_data_len, reason,
+				  sizeof(reason));
+	if (ret)
+		return sp_conn_reject(id, ret, reason);
+	if (READ_ONCE(server->stopping))
+		return sp_conn_reject(id, -ESHUTDOWN, "server stopping");
+	if (atomic_inc_return(&server->active) > SP_SERVER_CONNS_MAX) {
+		atomic_dec(&server->active);
+		snprintf(reason, sizeof(reason),
+			 "server busy with %u connections", SP_SERVER_CONNS_MAX);
+		return sp_conn_reject(id, -EBUSY, reason);
+	}
+
+	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+	if (!conn) {
+		atomic_dec(&server->active);
+		return sp_conn_reject(id, -ENOMEM, "server out of memory");
+	}
+	conn->kind = SP_CM_CONN;
+	conn->server = server;
+	conn->cpu = -1;
+	conn->rc.op = hello.op;
+	conn->rc.server = true;
+
+	ret = sp_conn_setup(conn, id, &hello);
+	if (ret)
+		sp_conn_reject(id, ret, conn->rc.msg);
+	else
+		/* On failure it has sent a reject itself. */
+		ret = sp_conn_accept(conn, id, ev, be32_to_cpu(hello.size));
+	if (ret) {
+		sp_conn_discard(conn);
+		atomic_dec(&server->active);
+		return 1;
+	}
+
+	kref_get(&server->ref);
+	id->context = conn;
+	mutex_lock(&sp_conns_lock);
+	ret = xa_alloc_cyclic(&sp_conns, &conn->id, conn, XA_LIMIT(1, U32_MAX),
+			      &sp_conns_next, GFP_KERNEL);
+	if (ret >= 0)
+		pr_debug("conn %u created\n", conn->id);
+	mutex_unlock(&sp_conns_lock);
+	if (ret < 0) {
+		rdma_disconnect(id);
+		sp_conn_discard(conn);
+		atomic_dec(&server->active);
+		sp_server_put(server);
+		return 1;
+	}
+	atomic64_inc(&server->served);
+	return 0;
+}
+
+/* The echo thread, on a CPU of the device's node; it sends "ready". */
+static int sp_conn_start_thread(struct sp_conn *conn)
+{
+	struct task_struct *thread;
+	int ret;
+
+	thread = kthread_create(sp_conn_thread, conn, "sparkperf-s%u",
+				conn->id);
+	if (IS_ERR(thread)) {
+		ret = PTR_ERR(thread);
+		snprintf(conn->rc.msg, sizeof(conn->rc.msg),
+			 "cannot start a thread: %d", ret);
+		return ret;
+	}
+	get_task_struct(thread);
+	conn->cpu = sp_lat_cpu_get(-1, sp_device_numa_node(conn->rc.ibdev));
+	if (conn->cpu >= 0)
+		kthread_bind(thread, conn->cpu);
+	conn->thread = thread;
+	wake_up_process(thread);
+	return 0;
+}
+
+/* The client is connected: registration, then "ready" or the thread. */
+static void sp_conn_established(struct sp_conn *conn)
+{
+	int ret;
+
+	ret = sp_rconn_register(&conn->rc);
+	if (!ret) {
+		if (conn->rc.op == SPARKPERF_LAT_OP_READ)
+			ret = sp_rconn_post(&conn->rc, SP_WR_READY, 0);
+		else
+			ret = sp_conn_start_thread(conn);
+	}
+	if (ret) {
+		pr_debug("conn %u: %s\n", conn->id, conn->rc.msg);
+		rdma_disconnect(conn->rc.id);
+	}
+}
+
+/* See the top of the file. Non-zero: the cm destroys the id. */
+static int sp_conn_end(struct sp_conn *conn)
+{
+	bool owner;
+
+	mutex_lock(&sp_conns_lock);
+	owner = xa_load(&sp_conns, conn->id) == conn;
+	if (owner)
+		xa_erase(&sp_conns, conn->id);
+	mutex_unlock(&sp_conns_lock);
+
+	sp_conn_teardown(conn);
+	if (!owner)
+		return 0;
+	sp_conn_free(conn);
+	return 1;
+}
+
+static int sp_conn_event(struct sp_conn *conn, struct rdma_cm_event *ev)
+{
+	if (conn->dead)
+		return 0;
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		sp_conn_established(conn);
+		return 0;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		set_bit(SP_RC_PEER_GONE, &conn->rc.flags);
+		fallthrough;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		return sp_conn_end(conn);
+	default:
+		return 0;
+	}
+}
+
+/* A listener bound to a device that goes away ends its server. */
+static int sp_listener_event(struct sp_server *server,
+			     struct rdma_cm_event *ev)
+{
+	bool owner;
+
+	if (ev->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
+		return 0;
+
+	mutex_lock(&sp_servers_lock);
+	owner = xa_load(&sp_servers, server->id) == server;
+	if (owner) {
+		xa_erase(&sp_servers, server->id);
+		sp_servers_count--;
+		WRITE_ONCE(server->stopping, true);
+		server->listener = NULL;
+		pr_debug("server %u destroyed\n", server->id);
+	}
+	mutex_unlock(&sp_servers_lock);
+	if (!owner)
+		return 0;
+	sp_server_put(server);
+	return 1;
+}
+
+static int sp_server_cm_handler(struct rdma_cm_id *id,
+				struct rdma_cm_event *ev)
+{
+	enum sp_cm_kind *kind = id->context;
+
+	/* A new id, whose context is still its listener's server. */
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return sp_conn_request(id->context, id, ev);
+	if (*kind == SP_CM_SERVER)
+		return sp_listener_event(id->context, ev);
+	return sp_conn_event(id->context, ev);
+}
+
+/* A conn out of the registry, ended from outside its handler. */
+static void sp_conn_stop(struct sp_conn *conn)
+{
+	struct rdma_cm_id *id = conn->rc.id;
+
+	rdma_lock_handler(id);
+	if (!conn->dead) {
+		rdma_disconnect(id);
+		sp_conn_teardown(conn);
+		conn->dead = true;
+	}
+	rdma_unlock_handler(id);
+	rdma_destroy_id(id);
+	sp_conn_free(conn);
+}
+
+/* Ends the conns of @server, or all when NULL. */
+static void sp_conns_stop(struct sp_server *server)
+{
+	struct sp_conn *conn, *tmp;
+	unsigned long index;
+	LIST_HEAD(list);
+
+	mutex_lock(&sp_conns_lock);
+	xa_for_each(&sp_conns, index, conn) {
+		if (server && conn->server != server)
+			continue;
+		xa_erase(&sp_conns, index);
+		list_add_tail(&conn->claim, &list);
+	}
+	mutex_unlock(&sp_conns_lock);
+
+	list_for_each_entry_safe(conn, tmp, &list, claim) {
+		list_del(&conn->claim);
+		sp_conn_stop(conn);
+	}
+}
+
+/* A server out of the registry: its listener, then its conns. */
+static void sp_server_stop(struct sp_server *server)
+{
+	WRITE_ONCE(server->stopping, true);
+	rdma_destroy_id(server->listener);
+	server->listener = NULL;
+	pr_debug("server %u destroyed\n", server->id);
+	sp_conns_stop(server);
+	sp_server_put(server);
+}
+
+static void sp_server_stop_list(struct list_head *list)
+{
+	struct sp_server *server, *tmp;
+
+	list_for_each_entry_safe(server, tmp, list, claim) {
+		list_del(&server->claim);
+		sp_server_stop(server);
+	}
+}
+
+static int sp_server_listen(struct sp_server *server,
+			    struct netlink_ext_ack *extack)
+{
+	struct sockaddr_in6 any6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(server->port),
+	};
+	struct sockaddr_in any4 = {
+		.sin_family = AF_INET,
+		.sin_port = htons(server->port),
+	};
+	bool any = server->addr.ss_family == AF_UNSPEC;
+	struct rdma_cm_id *id;
+	int ret;
+
+	id = rdma_create_id(&init_net, sp_server_cm_handler, server,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+
+	if (any) {
+		/* IPv6 and IPv4 clients; IPv4 only where IPv6 is off. */
+		ret = rdma_set_afonly(id, 0);
+		if (!ret)
+			ret = rdma_bind_addr(id, (struct sockaddr *)&any6);
+		if (ret == -EAFNOSUPPORT)
+			ret = rdma_bind_addr(id, (struct sockaddr *)&any4);
+	} else {
+		ret = rdma_bind_addr(id, (struct sockaddr *)&server->addr);
+	}
+	if (ret == -EADDRINUSE) {
+		NL_SET_ERR_MSG(extack, "address and port already in use");
+		goto err;
+	}
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot bind to this address");
+		goto err;
+	}
+	ret = rdma_listen(id, SP_SERVER_CONNS_MAX);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot listen");
+		goto err;
+	}
+	server->listener = id;
+	return 0;
+
+err:
+	rdma_destroy_id(id);
+	return ret;
+}
+
+static int sp_server_fill(struct sk_buff *skb, struct sp_server *server,
+			  u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = sp_genl_put(skb, portid, seq, flags, SPARKPERF_CMD_SERVER_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, SPARKPERF_A_SERVER_ID, server->id) ||
+	    (server->addr.ss_family != AF_UNSPEC &&
+	     sp_nla_put_addr(skb, SPARKPERF_A_SERVER_ADDR, &server->addr)) ||
+	    nla_put_u16(skb, SPARKPERF_A_SERVER_PORT, server->port) ||
+	    nla_put_u32(skb, SPARKPERF_A_SERVER_ACTIVE,
+			atomic_read(&server->active)) ||
+	    nla_put_u64_64bit(skb, SPARKPERF_A_SERVER_SERVED,
+			      atomic64_read(&server->served),
+			      SPARKPERF_A_SERVER_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Under sp_servers_lock: a server on the same address and port. */
+static bool sp_server_dup(const struct sp_server *new)
+{
+	struct sp_server *server;
+	unsigned long index;
+
+	xa_for_each(&sp_servers, index, server)
+		if (server->port == new->port &&
+		    server->addr.ss_family == new->addr.ss_family &&
+		    !memcmp(&server->addr, &new->addr, sizeof(new->addr)))
+			return true;
+	return false;
+}
+
+/* Under sp_servers_lock: why no server can start now, or 0. */
+static int sp_server_check(const struct sp_server *new, struct genl_info *info)
+{
+	if (sp_servers_closed)
+		return -ESHUTDOWN;
+	if (sp_servers_count >= SPARKPERF_SERVERS_MAX) {
+		GENL_SET_ERR_MSG(info, "too many servers");
+		return -ENOSPC;
+	}
+	if (sp_server_dup(new)) {
+		GENL_SET_ERR_MSG(info, "a server listens on this address and port");
+		return -EADDRINUSE;
+	}
+	return 0;
+}
+
+int sp_server_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct sp_server *server;
+	struct sk_buff *reply;
+	int ret;
+
+	server = kzalloc(sizeof(*server), GFP_KERNEL);
+	if (!server)
+		return -ENOMEM;
+	server->kind = SP_CM_SERVER;
+	kref_init(&server->ref);
+	/* Requests are refused until the server is registered. */
+	server->stopping = true;
+	server->port = SPARKPERF_PORT_DEFAULT;
+	if (attrs[SPARKPERF_A_SERVER_PORT])
+		server->port = nla_get_u16(attrs[SPARKPERF_A_SERVER_PORT]);
+	if (attrs[SPARKPERF_A_SERVER_ADDR]) {
+		ret = sp_nla_get_addr(attrs[SPARKPERF_A_SERVER_ADDR],
+				      server->port, &server->addr,
+				      info->extack);
+		if (ret)
+			goto err_free;
+	}
+
+	mutex_lock(&sp_servers_lock);
+	ret = sp_server_check(server, info);
+	mutex_unlock(&sp_servers_lock);
+	if (ret)
+		goto err_free;
+
+	ret = sp_server_listen(server, info->extack);
+	if (ret)
+		goto err_free;
+
+	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	mutex_lock(&sp_servers_lock);
+	ret = sp_server_check(server, info);
+	if (!ret && !reply)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = xa_alloc_cyclic(&sp_servers, &server->id, server,
+				      XA_LIMIT(1, U32_MAX), &sp_servers_next,
+				      GFP_KERNEL);
+	if (ret >= 0) {
+		sp_servers_count++;
+		WRITE_ONCE(server->stopping, false);
+		pr_debug("server %u created\n", server->id);
+		ret = sp_server_fill(reply, server, info->snd_portid,
+				     info->snd_seq, 0);
+	}
+	mutex_unlock(&sp_servers_lock);
+	if (ret == -EMSGSIZE) {
+		/* The server runs; only the answer failed. */
+		nlmsg_free(reply);
+		return ret;
+	}
+	if (ret < 0)
+		goto err_listener;
+	return genlmsg_reply(reply, info);
+
+err_listener:
+	nlmsg_free(reply);
+	rdma_destroy_id(server->listener);
+	sp_conns_stop(server);
+err_free:
+	sp_server_put(server);
+	return ret;
+}
+
+int sp_server_stop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[SPARKPERF_A_SERVER_ID];
+	struct sp_server *server;
+	unsigned long index;
+	LIST_HEAD(list);
+	int ret = 0;
+
+	mutex_lock(&sp_servers_lock);
+	xa_for_each(&sp_servers, index, server) {
+		if (attr && server->id != nla_get_u32(attr))
+			continue;
+		xa_erase(&sp_servers, index);
+		sp_servers_count--;
+		list_add_tail(&server->claim, &list);
+	}
+	mutex_unlock(&sp_servers_lock);
+
+	if (attr && list_empty(&list)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no server with this id");
+		ret = -ENOENT;
+	}
+	sp_server_stop_list(&list);
+	return ret;
+}
+
+int sp_server_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct sp_server_dump_ctx *ctx = (struct sp_server_dump_ctx *)cb->ctx;
+	struct sp_server *server;
+	unsigned long index;
+	int ret = 0;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+
+	mutex_lock(&sp_servers_lock);
+	xa_for_each_start(&sp_servers, index, server, ctx->next_id) {
+		ret = sp_server_fill(skb, server, NETLINK_CB(cb->skb).portid,
+				     cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (ret)
+			break;
+		ctx->next_id = index + 1;
+	}
+	mutex_unlock(&sp_servers_lock);
+
+	if (ret == -EMSGSIZE && skb->len)
+		ret = 0;
+	return ret ?: skb->len;
+}
+
+/* Refuses new servers, then stops every server and connection. */
+void sp_server_uninit(void)
+{
+	struct sp_server *server;
+	unsigned long index;
+	LIST_HEAD(list);
+
+	mutex_lock(&sp_servers_lock);
+	sp_servers_closed = true;
+	xa_for_each(&sp_servers, index, server) {
+		xa_erase(&sp_servers, index);
+		sp_servers_count--;
+		list_add_tail(&server->claim, &list);
+	}
+	mutex_unlock(&sp_servers_lock);
+	sp_server_stop_list(&list);
+	/* Conns of servers their device removal ended. */
+	sp_conns_stop(NULL);
+}
