@@ -151,7 +151,8 @@ struct sp_lat {
 	uint64_t warmup_done;
 	uint64_t count;
 	uint64_t elapsed_ns;
-	uint64_t yields;
+	uint64_t yields;		/* between round trips */
+	uint64_t rt_yields;	/* round trips that yielded inside */
 	bool has_clock_res;
 	uint32_t clock_res_ns;
 	uint64_t min_ns;

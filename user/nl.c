@@ -597,6 +597,7 @@ int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
 	OPT(get_u64, tb, SPARKPERF_A_LAT_COUNT, &lat->count);
 	OPT(get_u64, tb, SPARKPERF_A_LAT_ELAPSED_NS, &lat->elapsed_ns);
 	OPT(get_u64, tb, SPARKPERF_A_LAT_YIELDS, &lat->yields);
+	OPT(get_u64, tb, SPARKPERF_A_LAT_RT_YIELDS, &lat->rt_yields);
 	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_CLOCK_RES_NS, &lat->clock_res_ns,
 		lat->has_clock_res);
 	OPT(get_u64, tb, SPARKPERF_A_LAT_MIN_NS, &lat->min_ns);
@@ -804,6 +805,7 @@ static const char *const lat_attr_names[] = {
 	N(SPARKPERF_A_LAT_COUNT),
 	N(SPARKPERF_A_LAT_ELAPSED_NS),
 	N(SPARKPERF_A_LAT_YIELDS),
+	N(SPARKPERF_A_LAT_RT_YIELDS),
 	N(SPARKPERF_A_LAT_CLOCK_RES_NS),
 	N(SPARKPERF_A_LAT_MIN_NS),
 	N(SPARKPERF_A_LAT_MAX_NS),

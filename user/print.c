@@ -863,6 +863,7 @@ json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req
 	add(obj, "warmup_count", ju64(l->warmup_done));
 	add(obj, "elapsed_ns", ju64(l->elapsed_ns));
 	add(obj, "yields", ju64(l->yields));
+	add(obj, "round_trips_with_yield", ju64(l->rt_yields));
 	add(obj, "rtt_min_ns", m ? ju64(l->min_ns) : NULL);
 	add(obj, "rtt_p50_ns", m ? ju64(l->p50_ns) : NULL);
 	add(obj, "rtt_p90_ns", m ? ju64(l->p90_ns) : NULL);

@@ -84,6 +84,7 @@ static void make_lat(struct sp_lat *l)
 	l->count = 1000;
 	l->elapsed_ns = 1600000;
 	l->yields = 3;
+	l->rt_yields = 2;
 	l->has_clock_res = true;
 	l->clock_res_ns = 1;
 	l->min_ns = 1200;
@@ -274,8 +275,8 @@ static void assert_null(json_object *obj, const char *key)
 static const char *const result_keys[] = {
 	"tool_version", "module_version", "kernel_release", "host", "clock_source",
 	"clock_resolution_ns", "id", "state", "error", "config", "dev", "cpu", "size_bytes",
-	"count", "warmup_count", "elapsed_ns", "yields", "rtt_min_ns", "rtt_p50_ns",
-	"rtt_p90_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_p9999_ns", "rtt_p99999_ns",
+	"count", "warmup_count", "elapsed_ns", "yields", "round_trips_with_yield", "rtt_min_ns",
+	"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_p9999_ns", "rtt_p99999_ns",
 	"rtt_max_ns", "rtt_avg_ns", "rtt_stdev_ns", "rtt_sum_ns", "rtt_sumsq_ns2",
 	"one_way_p50_ns", "one_way_avg_ns", "intervals",
 };
@@ -342,6 +343,7 @@ START_TEST(test_lat_json)
 	assert_int(r, "warmup_count", 100);
 	assert_int(r, "elapsed_ns", 1600000);
 	assert_int(r, "yields", 3);
+	assert_int(r, "round_trips_with_yield", 2);
 	assert_int(r, "rtt_min_ns", 1200);
 	assert_int(r, "rtt_p50_ns", 1470);
 	assert_int(r, "rtt_p90_ns", 1470);

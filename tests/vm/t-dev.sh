@@ -148,7 +148,9 @@ not_loaded_then_autoloaded() {
 	[ $rc -eq 1 ] && grep -q 'module is not loaded' "$tmp/err" &&
 		[ "$(wc -l <"$tmp/err")" -eq 1 ] || return 1
 	sparkperf-ctl -j dev | jq -e --arg d "$dev" \
-		'[.[] | select(.name == $d)] | length == 1' && module_loaded
+		'[.[] | select(.name == $d)] | length == 1' && module_loaded || return 1
+	# as the harness loaded it, with the lifetime lines later tests count
+	rmmod sparkperf && modprobe sparkperf dyndbg=+p
 }
 
 sp_test "the module is loaded" module_loaded
