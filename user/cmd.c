@@ -10,6 +10,14 @@ bool sp_is_help(const char *arg)
 	return arg && (!strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help"));
 }
 
+bool sp_help_requested(int argc, char **argv, const char *usage)
+{
+	if (argc < 1 || !sp_is_help(argv[0]))
+		return false;
+	sp_print_text("%s", usage);
+	return true;
+}
+
 int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
 		    const struct sp_cmd *cmds, size_t n_cmds, const char *usage,
 		    int argc, char **argv)

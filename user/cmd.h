@@ -39,6 +39,9 @@ struct sp_cmd {
 /* "help", "-h" or "--help" */
 bool sp_is_help(const char *arg);
 
+/* When argv[0] asks for help: prints USAGE on stdout and returns true. */
+bool sp_help_requested(int argc, char **argv, const char *usage);
+
 /*
  * Runs the command named by argv[0] (argv then starts after it), the default
  * command when argc == 0, or prints usage on stdout for help. An unknown

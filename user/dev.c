@@ -30,10 +30,8 @@ static int dev_show(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	(void)ctx;
-	if (argc >= 1 && sp_is_help(argv[0])) {
-		sp_print_text("%s", dev_usage);
+	if (sp_help_requested(argc, argv, dev_usage))
 		return SP_EXIT_OK;
-	}
 	if (argc > 1)
 		return sp_usage_error("dev", "Unexpected argument '%s'", argv[1]);
 	if (argc == 1) {
@@ -153,10 +151,8 @@ static int dev_monitor(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret, rc;
 
 	(void)ctx;
-	if (argc >= 1 && sp_is_help(argv[0])) {
-		sp_print_text("%s", dev_usage);
+	if (sp_help_requested(argc, argv, dev_usage))
 		return SP_EXIT_OK;
-	}
 	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
 		return sp_usage_error("dev", "%s", err);
 

@@ -57,15 +57,6 @@ static const char lat_usage[] =
 	"Times are round trips (RTT); the one-way columns are RTT/2.\n"
 	"The default command is show.\n";
 
-static bool want_help(int argc, char **argv)
-{
-	if (argc >= 1 && sp_is_help(argv[0])) {
-		sp_print_text("%s", lat_usage);
-		return true;
-	}
-	return false;
-}
-
 /* ---- lat show ----------------------------------------------------------- */
 
 static int lat_show(const struct sp_ctx *ctx, int argc, char **argv)
@@ -75,7 +66,7 @@ static int lat_show(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	(void)ctx;
-	if (want_help(argc, argv))
+	if (sp_help_requested(argc, argv, lat_usage))
 		return SP_EXIT_OK;
 	if (argc > 0)
 		return sp_usage_error("lat", "Unexpected argument '%s'", argv[0]);
@@ -552,7 +543,7 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	bool measured = false, header = false, started;
 	int ret, rc = SP_EXIT_OK;
 
-	if (want_help(argc, argv))
+	if (sp_help_requested(argc, argv, lat_usage))
 		return SP_EXIT_OK;
 	ret = parse_run_args(argc, argv, &args);
 	if (ret)

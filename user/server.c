@@ -25,15 +25,6 @@ static const char server_usage[] =
 	"       PORT := 1..65535, default 18520\n"
 	"The default command is show; stop without an id stops every server.\n";
 
-static bool want_help(int argc, char **argv)
-{
-	if (argc >= 1 && sp_is_help(argv[0])) {
-		sp_print_text("%s", server_usage);
-		return true;
-	}
-	return false;
-}
-
 static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_server_list list;
@@ -41,7 +32,7 @@ static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	(void)ctx;
-	if (want_help(argc, argv))
+	if (sp_help_requested(argc, argv, server_usage))
 		return SP_EXIT_OK;
 	if (argc > 0)
 		return sp_usage_error("server", "Unexpected argument '%s'", argv[0]);
@@ -79,7 +70,7 @@ static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	(void)ctx;
-	if (want_help(argc, argv))
+	if (sp_help_requested(argc, argv, server_usage))
 		return SP_EXIT_OK;
 	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
 		return sp_usage_error("server", "%s", err);
@@ -116,7 +107,7 @@ static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	(void)ctx;
-	if (want_help(argc, argv))
+	if (sp_help_requested(argc, argv, server_usage))
 		return SP_EXIT_OK;
 	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
 		return sp_usage_error("server", "%s", err);
