@@ -220,14 +220,19 @@ static int sp_spin_cq(struct sp_rconn *rc, enum sp_wr what,
 	return 0;
 }
 
+static void sp_trip_start(struct sp_trip *t)
+{
+	t->start = ktime_get_ns();
+	t->deadline = t->start + SP_RTT_TIMEOUT_NS;
+}
+
 static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 {
 	unsigned int spins = 0;
 	int ret;
 
 	WRITE_ONCE(*rc->sbuf.tail, tag);
-	t->start = ktime_get_ns();
-	t->deadline = t->start + SP_RTT_TIMEOUT_NS;
+	sp_trip_start(t);
 	ret = sp_rconn_post(rc, SP_WR_WRITE, rc->sbuf.size);
 	if (ret)
 		return ret;
@@ -244,35 +249,21 @@ static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 	return 0;
 }
 
-static int sp_rt_send(struct sp_rconn *rc, struct sp_trip *t)
+/*
+ * A round trip that ends in a completion: the receive of the echo of a
+ * SEND, or the READ itself.
+ */
+static int sp_rt_cq(struct sp_rconn *rc, enum sp_wr post, u32 len,
+		    enum sp_wr wait, struct sp_trip *t)
 {
-	unsigned int target = rc->done[SP_WR_RECV] + 1;
+	unsigned int target = rc->done[wait] + 1;
 	int ret;
 
-	t->start = ktime_get_ns();
-	t->deadline = t->start + SP_RTT_TIMEOUT_NS;
-	ret = sp_rconn_post(rc, SP_WR_SEND, rc->sbuf.size);
+	sp_trip_start(t);
+	ret = sp_rconn_post(rc, post, len);
 	sp_softirqs();
 	if (!ret)
-		ret = sp_spin_cq(rc, SP_WR_RECV, target, t);
-	if (ret)
-		return ret;
-	t->end = ktime_get_ns();
-	/* The echo of the next round trip needs a receive. */
-	return sp_rconn_post_recv(rc, true);
-}
-
-static int sp_rt_read(struct sp_rconn *rc, struct sp_trip *t)
-{
-	unsigned int target = rc->done[SP_WR_READ] + 1;
-	int ret;
-
-	t->start = ktime_get_ns();
-	t->deadline = t->start + SP_RTT_TIMEOUT_NS;
-	ret = sp_rconn_post(rc, SP_WR_READ, rc->rbuf.size);
-	sp_softirqs();
-	if (!ret)
-		ret = sp_spin_cq(rc, SP_WR_READ, target, t);
+		ret = sp_spin_cq(rc, wait, target, t);
 	if (ret)
 		return ret;
 	t->end = ktime_get_ns();
@@ -290,10 +281,13 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 		ret = sp_rt_write(rc, tag, t);
 		break;
 	case SPARKPERF_LAT_OP_SEND:
-		ret = sp_rt_send(rc, t);
+		ret = sp_rt_cq(rc, SP_WR_SEND, rc->sbuf.size, SP_WR_RECV, t);
+		/* The echo of the next round trip needs a receive. */
+		if (!ret)
+			ret = sp_rconn_post_recv(rc, true);
 		break;
 	default:
-		ret = sp_rt_read(rc, t);
+		ret = sp_rt_cq(rc, SP_WR_READ, rc->rbuf.size, SP_WR_READ, t);
 		break;
 	}
 	preempt_enable();
