@@ -22,6 +22,7 @@
 #include "nl.h"
 #include "parse.h"
 #include "print.h"
+#include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -561,21 +562,6 @@ END_TEST
 
 /* ---- reply state machine ------------------------------------------------ */
 
-static size_t datagram(void *buf, size_t size, struct nl_msg **msgs, size_t n)
-{
-	size_t len = 0, i;
-
-	for (i = 0; i < n; i++) {
-		struct nlmsghdr *nlh = nlmsg_hdr(msgs[i]);
-		size_t l = NLMSG_ALIGN(nlh->nlmsg_len);
-
-		ck_assert(len + l <= size);
-		memcpy((char *)buf + len, nlh, l);
-		len += l;
-		nlmsg_free(msgs[i]);
-	}
-	return len;
-}
 
 static struct nl_msg *error_new(struct nl_msg *req, int error, int flags)
 {

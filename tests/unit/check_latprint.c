@@ -15,33 +15,12 @@
 #include "model.h"
 #include "parse.h"
 #include "print.h"
+#include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- capture ------------------------------------------------------------ */
 
-struct capture {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static void cap_start(struct capture *c, bool json, bool pretty)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-	sp_print_init(c->f, json, pretty);
-}
-
-static char *cap_end(struct capture *c)
-{
-	ck_assert_int_eq(sp_print_flush(), 0);
-	fclose(c->f);
-	sp_print_init(NULL, false, false);
-	return c->buf;
-}
 
 /* s begins with prefix */
 static bool starts_with(const char *s, const char *prefix)

@@ -11,6 +11,7 @@
 
 #include "model.h"
 #include "print.h"
+#include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -103,29 +104,6 @@ static void make_mlx(struct sp_dev *d)
 	strcpy(d->ports[0].netdev_name, "enp1s0f0np0");
 }
 
-struct capture {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static void cap_start(struct capture *c, bool json, bool pretty)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-	sp_print_init(c->f, json, pretty);
-}
-
-/* The captured text; free() it. */
-static char *cap_end(struct capture *c)
-{
-	ck_assert_int_eq(sp_print_flush(), 0);
-	fclose(c->f);
-	sp_print_init(NULL, false, false);
-	return c->buf;
-}
 
 static size_t count_char(const char *s, char ch)
 {
