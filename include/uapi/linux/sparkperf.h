@@ -277,6 +277,131 @@
  *    interval, SPARKPERF_A_LAT_INTERVAL: NLA_NESTED, that interval's
  *    SPARKPERF_A_INTERVAL_* attributes
  *
+ * Bandwidth sessions
+ * ==================
+ *
+ * A bandwidth session is the client side of a throughput test against a
+ * sparkperf server: SPARKPERF_A_BW_QPS reliable connections (one rdma_cm
+ * connection and RC queue pair each) to the same server, driven by
+ * SPARKPERF_A_BW_THREADS kernel threads (QP i belongs to thread
+ * i % threads), each keeping up to SPARKPERF_A_BW_DEPTH work requests
+ * posted per QP and asking for a completion every SPARKPERF_A_BW_SIGNAL of
+ * them. Sessions live, belong to their socket, end on device removal and
+ * count against SPARKPERF_SESSIONS_MAX exactly as latency sessions do; their
+ * state is an enum sparkperf_lat_state. Several sessions (one per RDMA
+ * device, for the two halves of a Spark port) run side by side; give them
+ * the same SPARKPERF_A_BW_START_AT_NS to start them together.
+ *
+ * Directions. The client sends: RDMA WRITEs into the server's buffer,
+ * SENDs into its receives, or RDMA READs of its buffer. With
+ * SPARKPERF_A_BW_BIDIR the server also sends to the client with the same
+ * operation for as long as the client sends (write and send only: a READ
+ * issued by the server is invisible to the client). Bytes and messages
+ * are payload, counted when the sender's completion (or the receiver's
+ * receive completion) arrives; IB and RoCE headers are not included.
+ *
+ * Validation (SPARKPERF_A_BW_VALIDATE): every sender's buffer holds a fixed
+ * pattern that depends on the byte's offset; every receiver checks each
+ * message it sees complete against it (for the write op the client then
+ * uses RDMA WRITE with immediate, so that the server sees each message).
+ * Messages that do not match are counted in SPARKPERF_A_BW_VALIDATE_ERRORS
+ * (the server reports its count to the client at the end), never ignored.
+ *
+ * Memory: each QP of the client has two buffers of SIZE bytes, allocated
+ * before the session connects; a session whose buffers would exceed
+ * SPARKPERF_BW_MEM_MAX bytes (2 x QPS x SIZE) is refused with -E2BIG.
+ *
+ * SPARKPERF_CMD_BW_RUN
+ * --------------------
+ *
+ * Starts a bandwidth session and answers at once; follow it with
+ * SPARKPERF_CMD_BW_PROGRESS on the "progress" group or poll
+ * SPARKPERF_CMD_BW_GET.
+ *
+ *    SPARKPERF_A_BW_PEER: address of the server, required
+ *    SPARKPERF_A_BW_PORT: NLA_U16, default SPARKPERF_PORT_DEFAULT, 1..65535
+ *    SPARKPERF_A_BW_DEV: NLA_NUL_STRING, optional: the RDMA device the
+ *                        route to the peer must use (-EXDEV otherwise)
+ *    SPARKPERF_A_BW_OP: NLA_U8, enum sparkperf_lat_op, default write
+ *    SPARKPERF_A_BW_SIZE: NLA_U32, bytes per message,
+ *                         1..SPARKPERF_BW_SIZE_MAX, default 65536
+ *    SPARKPERF_A_BW_QPS: NLA_U32, 1..SPARKPERF_BW_QPS_MAX, default 1
+ *    SPARKPERF_A_BW_THREADS: NLA_U32, 1..SPARKPERF_BW_THREADS_MAX and at
+ *                            most QPS (-EINVAL otherwise), default 1
+ *    SPARKPERF_A_BW_DEPTH: NLA_U32, work requests in flight per QP,
+ *                          1..SPARKPERF_BW_DEPTH_MAX, default 128; more
+ *                          than the device allows fails the session
+ *    SPARKPERF_A_BW_SIGNAL: NLA_U32, a completion every this many work
+ *                           requests, 1..DEPTH (-EINVAL above DEPTH),
+ *                           default min(16, DEPTH)
+ *    SPARKPERF_A_BW_ITERS: NLA_U64, messages per QP,
+ *                          1..SPARKPERF_BW_ITERS_MAX, default 5000
+ *    SPARKPERF_A_BW_DURATION_MS: NLA_U32, run for this long instead,
+ *                                1..SPARKPERF_LAT_DURATION_MS_MAX; ITERS
+ *                                and DURATION_MS exclude each other
+ *    SPARKPERF_A_BW_BIDIR: NLA_FLAG, both directions (write, send)
+ *    SPARKPERF_A_BW_VALIDATE: NLA_FLAG, check the data at the receivers
+ *    SPARKPERF_A_BW_INTERVAL_MS: NLA_U32, length of one interval of the
+ *                                series, SPARKPERF_LAT_INTERVAL_MS_MIN..
+ *                                SPARKPERF_LAT_INTERVAL_MS_MAX, default 100
+ *    SPARKPERF_A_BW_START_AT_NS: NLA_U64, CLOCK_MONOTONIC time (ns) at
+ *                                which to start sending once connected
+ *                                (at once if already past); at most
+ *                                SPARKPERF_BW_START_AHEAD_MS ahead (-ERANGE)
+ *
+ * Reply: SPARKPERF_CMD_BW_RUN with SPARKPERF_A_BW_ID: NLA_U32.
+ *
+ * SPARKPERF_CMD_BW_STOP
+ * ---------------------
+ *
+ *    SPARKPERF_A_BW_ID: NLA_U32, required
+ *
+ * Stops a session after the work requests in flight complete; what was
+ * measured stays readable. -ENOENT for an unknown id (or a latency
+ * session's id).
+ *
+ * SPARKPERF_CMD_BW_GET
+ * --------------------
+ *
+ * With SPARKPERF_A_BW_ID: that session; with NLM_F_DUMP: every bandwidth
+ * session. Reply, one message per session:
+ *
+ *    SPARKPERF_A_BW_ID, _PEER, _PORT, _OP, _SIZE, _QPS, _THREADS, _DEPTH,
+ *        _SIGNAL, _ITERS or _DURATION_MS, _BIDIR, _VALIDATE, _INTERVAL_MS:
+ *        the configuration
+ *    SPARKPERF_A_BW_DEV: NLA_NUL_STRING, the RDMA device used (once known)
+ *    SPARKPERF_A_BW_STATE: NLA_U8, enum sparkperf_lat_state
+ *    SPARKPERF_A_BW_ERROR: NLA_S32, negative errno of a failed session
+ *    SPARKPERF_A_BW_ERROR_MSG: NLA_NUL_STRING, what failed, in words; for a
+ *                              completion error its status (name and
+ *                              number), the operation and the vendor
+ *                              error
+ *    SPARKPERF_A_BW_START_NS: NLA_U64, CLOCK_MONOTONIC time the first
+ *                             work request was posted
+ *    SPARKPERF_A_BW_ELAPSED_NS: NLA_U64, from then to the last completion
+ *    SPARKPERF_A_BW_TX_BYTES, _TX_MSGS: NLA_U64, what the client sent
+ *    SPARKPERF_A_BW_RX_BYTES, _RX_MSGS: NLA_U64, what the client received
+ *                                       (bidirectional runs)
+ *    SPARKPERF_A_BW_VALIDATE_ERRORS: NLA_U64, messages that failed the
+ *                                    check, client and server together
+ *    SPARKPERF_A_BW_CPU_NS: NLA_U64, CPU time the session's sending
+ *                           threads used while measuring
+ *    SPARKPERF_A_BW_INTERVALS: NLA_NESTED, one entry per completed
+ *        interval, oldest first, the last SPARKPERF_LAT_INTERVALS_MAX of
+ *        them; the one open at the end is closed then, shorter. Left out
+ *        of NLM_F_DUMP replies.
+ *        SPARKPERF_A_LAT_INTERVALS_ENTRY: NLA_NESTED
+ *            SPARKPERF_A_INTERVAL_END_NS: NLA_U64, since START_NS
+ *            SPARKPERF_A_INTERVAL_COUNT: NLA_U64, messages (both ways)
+ *            SPARKPERF_A_INTERVAL_BYTES: NLA_U64, bytes (both ways)
+ *
+ * Rates: bit/s = 8 x (TX_BYTES + RX_BYTES) x 1e9 / ELAPSED_NS.
+ *
+ * SPARKPERF_CMD_BW_PROGRESS, on the "progress" group: at each state change
+ * and at the end of every interval, SPARKPERF_A_BW_ID, _STATE, _TX_BYTES,
+ * _RX_BYTES and, at the end of an interval, SPARKPERF_A_BW_INTERVAL:
+ * NLA_NESTED, that interval's SPARKPERF_A_INTERVAL_* attributes.
+ *
  * Histogram
  * ---------
  *
@@ -307,6 +432,13 @@
 #define SPARKPERF_LAT_INTERVAL_MS_MIN 10
 #define SPARKPERF_LAT_INTERVAL_MS_MAX 60000
 #define SPARKPERF_LAT_INTERVALS_MAX 1000
+#define SPARKPERF_BW_SIZE_MAX (8 << 20)
+#define SPARKPERF_BW_QPS_MAX 64
+#define SPARKPERF_BW_THREADS_MAX 16
+#define SPARKPERF_BW_DEPTH_MAX 1024
+#define SPARKPERF_BW_ITERS_MAX 1000000000000ULL
+#define SPARKPERF_BW_MEM_MAX (512 << 20)
+#define SPARKPERF_BW_START_AHEAD_MS 60000
 
 #define SPARKPERF_HIST_SUB_BITS 8
 #define SPARKPERF_HIST_MAX_BITS 40
@@ -332,6 +464,10 @@ enum sparkperf_cmd {
 	SPARKPERF_CMD_LAT_GET,
 	SPARKPERF_CMD_LAT_SAMPLES,
 	SPARKPERF_CMD_LAT_PROGRESS,
+	SPARKPERF_CMD_BW_RUN,
+	SPARKPERF_CMD_BW_STOP,
+	SPARKPERF_CMD_BW_GET,
+	SPARKPERF_CMD_BW_PROGRESS,
 	__SPARKPERF_CMD_MAX
 };
 
@@ -485,10 +621,48 @@ enum sparkperf_interval_attr {
 	SPARKPERF_A_INTERVAL_P50_NS,
 	SPARKPERF_A_INTERVAL_P99_NS,
 	SPARKPERF_A_INTERVAL_MAX_NS,
+	SPARKPERF_A_INTERVAL_BYTES,
 	__SPARKPERF_A_INTERVAL_MAX
 };
 
 #define SPARKPERF_A_INTERVAL_MAX (__SPARKPERF_A_INTERVAL_MAX - 1)
+
+enum sparkperf_bw_attr {
+	SPARKPERF_A_BW_UNSPEC,
+	SPARKPERF_A_BW_PAD,
+	SPARKPERF_A_BW_ID,
+	SPARKPERF_A_BW_PEER,
+	SPARKPERF_A_BW_PORT,
+	SPARKPERF_A_BW_DEV,
+	SPARKPERF_A_BW_OP,
+	SPARKPERF_A_BW_SIZE,
+	SPARKPERF_A_BW_QPS,
+	SPARKPERF_A_BW_THREADS,
+	SPARKPERF_A_BW_DEPTH,
+	SPARKPERF_A_BW_SIGNAL,
+	SPARKPERF_A_BW_ITERS,
+	SPARKPERF_A_BW_DURATION_MS,
+	SPARKPERF_A_BW_BIDIR,
+	SPARKPERF_A_BW_VALIDATE,
+	SPARKPERF_A_BW_INTERVAL_MS,
+	SPARKPERF_A_BW_START_AT_NS,
+	SPARKPERF_A_BW_STATE,
+	SPARKPERF_A_BW_ERROR,
+	SPARKPERF_A_BW_ERROR_MSG,
+	SPARKPERF_A_BW_START_NS,
+	SPARKPERF_A_BW_ELAPSED_NS,
+	SPARKPERF_A_BW_TX_BYTES,
+	SPARKPERF_A_BW_TX_MSGS,
+	SPARKPERF_A_BW_RX_BYTES,
+	SPARKPERF_A_BW_RX_MSGS,
+	SPARKPERF_A_BW_VALIDATE_ERRORS,
+	SPARKPERF_A_BW_CPU_NS,
+	SPARKPERF_A_BW_INTERVALS,
+	SPARKPERF_A_BW_INTERVAL,
+	__SPARKPERF_A_BW_MAX
+};
+
+#define SPARKPERF_A_BW_MAX (__SPARKPERF_A_BW_MAX - 1)
 
 enum sparkperf_lat_op {
 	SPARKPERF_LAT_OP_UNSPEC,
