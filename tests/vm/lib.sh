@@ -24,6 +24,11 @@
 #                                same barrier (default 120 s); 0 at once in
 #                                single mode; 1 on timeout
 #   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2)
+#   sp_check N DESC FILTER       queue a check: line N of the next sp_checks
+#                                file must satisfy the jq FILTER
+#   sp_checks FILE               evaluate the queued checks against the JSON
+#                                lines of FILE (one jq run for them all: jq
+#                                starts slowly under emulation)
 #
 # Environment from vm-run: SP_VM_NAME (vm|spark1|spark2), SP_VM_ROLE
 # (single|a|b), SP_VM_ADDR, SP_VM_PEER, SP_VM_NETDEV, SP_VM_RDMA_DEV, SP_OUT,
@@ -85,6 +90,31 @@ sp_plan_done() {
 	printf '1..%d\n' "$SP_N"
 	printf '%d passed, %d failed\n' "$SP_PASSED" "$SP_FAILED"
 	[ "$SP_FAILED" -eq 0 ]
+}
+
+SP_CHECKS=${TMPDIR:-/tmp}/sp-checks.$$
+
+sp_check() {
+	printf '%s\n%s\n%s\n' "$1" "$2" "$(echo "$3" | tr '\n\t' '  ')" \
+		>>"$SP_CHECKS"
+}
+
+sp_checks() {
+	sp_prog_=$(awk 'NR % 3 == 1 { n = $0 } NR % 3 == 0 {
+		printf "%s(try (.[%d] | %s) catch false) == true",
+		       (NR > 3 ? ", " : "["), n - 1, $0 }
+		END { print "] | .[]" }' "$SP_CHECKS")
+	jq -s "$sp_prog_" "$1" >"$SP_CHECKS.results" 2>&1
+	while read -r sp_n_ && read -r sp_desc_ && read -r sp_filter_; do
+		read -r sp_result_ <&3
+		if [ "$sp_result_" = true ]; then
+			sp_pass "$sp_desc_"
+		else
+			sp_fail "$sp_desc_" "line $sp_n_: $(sed -n "${sp_n_}p" "$1")
+filter: $sp_filter_"
+		fi
+	done <"$SP_CHECKS" 3<"$SP_CHECKS.results"
+	rm -f "$SP_CHECKS" "$SP_CHECKS.results"
 }
 
 sp_wait_for() {

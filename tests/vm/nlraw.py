@@ -9,14 +9,17 @@ knows them.
 usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [OPTION ...]
                 [ATTR ...] [-- CMD ...]
   CMD: a number or a name (info, dev, server-start, server-stop,
-       server-get, lat-run, lat-stop, lat-get, lat-samples)
+       server-get, lat-run, lat-stop, lat-get, lat-samples, bw-run,
+       bw-stop, bw-get)
   ATTR: TYPE:KIND:VALUE, TYPE a number or an attribute name of the
         command's set (peer, size, ...); KIND one of
         u8 u16 u32 u64 s32 (numbers), str (NUL added), raw (text, no NUL),
+        flag (no payload; the value is ignored),
         hex (bytes as hex digits), ip (an IPv4 or IPv6 address, 4/16 bytes)
   --dump          NLM_F_DUMP
   --decode        print every reply's attributes as "msgs"
-  --wait          after LAT_RUN, poll LAT_GET on the same socket (which
+  --wait          after LAT_RUN (BW_RUN), poll LAT_GET (BW_GET) on the
+                  same socket (which
                   owns the session) until the session is no longer
                   connecting or running; its attributes as "result"
   --timeout S     give up waiting after S seconds (default 120)
@@ -71,16 +74,18 @@ NLMSGERR_ATTR_MISS_TYPE = 5
 CMDS = {
     "info": 1, "dev": 2, "server-start": 6, "server-stop": 7,
     "server-get": 8, "lat-run": 9, "lat-stop": 10, "lat-get": 11,
-    "lat-samples": 12, "lat-progress": 13,
+    "lat-samples": 12, "lat-progress": 13, "bw-run": 14, "bw-stop": 15,
+    "bw-get": 16, "bw-progress": 17,
 }
 CMD_LAT_RUN, CMD_LAT_STOP, CMD_LAT_GET, CMD_LAT_SAMPLES = 9, 10, 11, 12
+CMD_BW_RUN, CMD_BW_STOP, CMD_BW_GET = 14, 15, 16
 LAT_STATES = ["connecting", "running", "done", "stopped", "failed"]
 
 # Attribute sets, by enum value: (name, kind). Kinds: u8 u16 u32 u64 s32
 # str ip bin, or a nested set.
 INTERVAL_ATTRS = {
     2: ("end_ns", "u64"), 3: ("count", "u64"), 4: ("p50_ns", "u64"),
-    5: ("p99_ns", "u64"), 6: ("max_ns", "u64"),
+    5: ("p99_ns", "u64"), 6: ("max_ns", "u64"), 7: ("bytes", "u64"),
 }
 SERVER_ATTRS = {
     2: ("id", "u32"), 3: ("addr", "ip"), 4: ("port", "u16"),
@@ -102,6 +107,25 @@ LAT_ATTRS = {
     34: ("interval", INTERVAL_ATTRS), 35: ("samples_first", "u64"),
     36: ("samples_data", "bin"), 37: ("rt_yields", "u64"),
 }
+BW_ATTRS = {
+    2: ("id", "u32"), 3: ("peer", "ip"), 4: ("port", "u16"),
+    5: ("dev", "str"), 6: ("op", "u8"), 7: ("size", "u32"),
+    8: ("qps", "u32"), 9: ("threads", "u32"), 10: ("depth", "u32"),
+    11: ("signal", "u32"), 12: ("iters", "u64"), 13: ("duration_ms", "u32"),
+    14: ("bidir", "flag"), 15: ("validate", "flag"),
+    16: ("interval_ms", "u32"), 17: ("start_at_ns", "u64"),
+    18: ("state", "u8"), 19: ("error", "s32"), 20: ("error_msg", "str"),
+    21: ("start_ns", "u64"), 22: ("elapsed_ns", "u64"),
+    23: ("tx_bytes", "u64"), 24: ("tx_msgs", "u64"), 25: ("rx_bytes", "u64"),
+    26: ("rx_msgs", "u64"), 27: ("validate_errors", "u64"),
+    28: ("cpu_ns", "u64"), 29: ("intervals", ("list", INTERVAL_ATTRS)),
+    30: ("interval", INTERVAL_ATTRS),
+}
+# Per family of commands: run, stop, get and the attribute set.
+SESSION_CMDS = {
+    CMD_LAT_RUN: (CMD_LAT_STOP, CMD_LAT_GET, LAT_ATTRS),
+    CMD_BW_RUN: (CMD_BW_STOP, CMD_BW_GET, BW_ATTRS),
+}
 INFO_ATTRS = {1: ("version", "str"), 2: ("kernel", "str"), 3: ("devices", "u32")}
 DEV_ATTRS = {2: ("index", "u32"), 3: ("name", "str")}
 
@@ -113,6 +137,8 @@ def attr_set(cmd):
         return DEV_ATTRS
     if 6 <= cmd <= 8:
         return SERVER_ATTRS
+    if 14 <= cmd <= 17:
+        return BW_ATTRS
     return LAT_ATTRS
 
 
@@ -153,6 +179,8 @@ def decode_value(kind, payload):
         return struct.unpack_from(fmt[kind], payload)[0]
     if kind == "str":
         return payload.rstrip(b"\0").decode(errors="replace")
+    if kind == "flag":
+        return True
     if kind == "ip" and len(payload) in (4, 16):
         return str(ipaddress.ip_address(payload))
     return len(payload)
@@ -241,6 +269,8 @@ def encode_attr(cmd, arg):
         return nla(atype, struct.pack(packers[kind], int(value, 0)))
     if kind == "str":
         return nla(atype, value.encode() + b"\0")
+    if kind == "flag":
+        return nla(atype, b"")
     if kind == "hex":
         return nla(atype, bytes.fromhex(value))
     if kind == "ip":
@@ -260,12 +290,13 @@ def error_out(err, tlvs):
     return out
 
 
-def lat_get(sock, family, sid):
-    err, tlvs, replies = transact(sock, family, CMD_LAT_GET, 0,
+def session_get(sock, family, run_cmd, sid):
+    _, get_cmd, table = SESSION_CMDS[run_cmd]
+    err, tlvs, replies = transact(sock, family, get_cmd, 0,
                                   nla(2, struct.pack("I", sid)))
     if err:
         return error_out(err, tlvs)
-    return decode(LAT_ATTRS, replies[0][1])
+    return decode(table, replies[0][1])
 
 
 def drain_progress(psock, progress):
@@ -275,29 +306,31 @@ def drain_progress(psock, progress):
             mlen = struct.unpack_from("I", data)[0]
             body = data[16:mlen]
             data = data[(mlen + 3) & ~3:]
-            msg = decode(LAT_ATTRS, body[4:])
+            table = BW_ATTRS if body[0] == 17 else LAT_ATTRS
+            msg = decode(table, body[4:])
             key = "interval" if "interval" in msg else \
                 LAT_STATES[msg.get("state", 0)]
             progress[key] = progress.get(key, 0) + 1
 
 
-def wait_session(sock, family, sid, opts, psock, progress):
+def wait_session(sock, family, run_cmd, sid, opts, psock, progress):
     start = time.monotonic()
     stopped = False
     while True:
         drain_progress(psock, progress)
-        res = lat_get(sock, family, sid)
+        res = session_get(sock, family, run_cmd, sid)
         if res.get("errno") or res.get("state", 0) >= 2:
             return res
-        if opts["running"] and res.get("count", 0) > 0:
+        if opts["running"] and (res.get("count", 0) > 0 or
+                                res.get("tx_msgs", 0) > 0):
             with open(opts["running"], "w", encoding="utf-8"):
                 pass
             opts["running"] = None
         now = time.monotonic() - start
         if opts["stop_after"] is not None and not stopped and \
                 now >= opts["stop_after"]:
-            err, tlvs, _ = transact(sock, family, CMD_LAT_STOP, 0,
-                                    nla(2, struct.pack("I", sid)))
+            err, tlvs, _ = transact(sock, family, SESSION_CMDS[run_cmd][0],
+                                    0, nla(2, struct.pack("I", sid)))
             stopped = True
             if err:
                 return {"stop": error_out(err, tlvs)}
@@ -375,12 +408,12 @@ def run_one(sock, family, groups, argv):
         out = {"errno": 0, "replies": len(replies)}
         if opts["decode"]:
             out["msgs"] = [decode(attr_set(c), body) for c, body in replies]
-        if cmd == CMD_LAT_RUN and replies:
-            sid = decode(LAT_ATTRS, replies[0][1])["id"]
+        if cmd in SESSION_CMDS and replies:
+            sid = decode(attr_set(cmd), replies[0][1])["id"]
             out["id"] = sid
             if opts["wait"]:
-                out["result"] = wait_session(sock, family, sid, opts, psock,
-                                             progress)
+                out["result"] = wait_session(sock, family, cmd, sid, opts,
+                                             psock, progress)
             if opts["samples"]:
                 out["samples"] = dump_samples(sock, family, sid)
     if opts["hold"]:

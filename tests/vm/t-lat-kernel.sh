@@ -18,31 +18,6 @@ addr=$SP_VM_ADDR
 tmp=$(mktemp -d)
 MiB=1048576
 
-# check N DESC FILTER: line N of $tmp/out must satisfy the jq FILTER;
-# checks: evaluates every check queued since the last one (jq starts slowly
-# under emulation, so one jq run answers them all).
-check() {
-	printf '%s\n%s\n%s\n' "$1" "$2" "$(echo "$3" | tr '\n\t' '  ')" \
-		>>"$tmp/checks"
-}
-checks() {
-	prog=$(awk 'NR % 3 == 1 { n = $0 } NR % 3 == 0 {
-		printf "%s(try (.[%d] | %s) catch false) == true",
-		       (NR > 3 ? ", " : "["), n - 1, $0 }
-		END { print "] | .[]" }' "$tmp/checks")
-	jq -s "$prog" "$tmp/out" >"$tmp/results" 2>&1
-	while read -r n && read -r desc && read -r filter; do
-		read -r result <&3
-		if [ "$result" = true ]; then
-			sp_pass "$desc"
-		else
-			sp_fail "$desc" "line $n: $(sed -n "${n}p" "$tmp/out")
-filter: $filter"
-		fi
-	done <"$tmp/checks" 3<"$tmp/results"
-	rm -f "$tmp/checks"
-}
-
 # dmesg_count WHAT: how many "sparkperf: WHAT" lines the kernel logged
 dmesg_count() { dmesg | grep -c "sparkperf: $1\$"; }
 # balanced TYPE: every TYPE created so far was destroyed
@@ -67,14 +42,14 @@ ok_run() { # ITERS
 
 "$nlraw" server-start --decode -- server-start -- \
 	server-get --dump --decode >"$tmp/out"
-check 1 "SERVER_START answers with the new server" \
+sp_check 1 "SERVER_START answers with the new server" \
 	'.errno == 0 and .msgs[0].id == 1 and .msgs[0].port == 18520
 		and (.msgs[0].addr | not)'
-check 2 "a second server on the same address and port: EADDRINUSE" \
+sp_check 2 "a second server on the same address and port: EADDRINUSE" \
 	'.errno == 98 and (.msg | length) > 0'
-check 3 "SERVER_GET lists the server, idle" \
+sp_check 3 "SERVER_GET lists the server, idle" \
 	'.msgs | length == 1 and .[0].active == 0'
-checks
+sp_checks "$tmp/out"
 
 # Refusals: out of range is ERANGE, the rest EINVAL. Offsets: the first
 # attribute (the 8-byte peer) is at 20, the next at 28.
@@ -97,41 +72,41 @@ checks
 	server-stop id:u32:999999 -- \
 	server-start port:u16:0 -- \
 	lat-progress >"$tmp/out"
-check 1 "size 0: ERANGE at SIZE" '.errno == 34 and .offset == 28'
-check 2 "size above 8 MiB: ERANGE at SIZE" '.errno == 34 and .offset == 28'
-check 3 "0 iterations: ERANGE at ITERS" '.errno == 34 and .offset == 28'
-check 4 "an unknown op: ERANGE at OP" '.errno == 34 and .offset == 28'
-check 5 "iterations and duration: EINVAL at DURATION_MS, with a message" \
+sp_check 1 "size 0: ERANGE at SIZE" '.errno == 34 and .offset == 28'
+sp_check 2 "size above 8 MiB: ERANGE at SIZE" '.errno == 34 and .offset == 28'
+sp_check 3 "0 iterations: ERANGE at ITERS" '.errno == 34 and .offset == 28'
+sp_check 4 "an unknown op: ERANGE at OP" '.errno == 34 and .offset == 28'
+sp_check 5 "iterations and duration: EINVAL at DURATION_MS, with a message" \
 	'.errno == 22 and .offset == 40 and
 		.msg == "iterations and duration exclude each other"'
-check 6 "no peer: EINVAL naming PEER as missing" '.errno == 22 and .miss_type == 3'
-check 7 "a 3-byte address: ERANGE at PEER" '.errno == 34 and .offset == 20'
-check 8 "a 5-byte address: EINVAL at PEER, with a message" \
+sp_check 6 "no peer: EINVAL naming PEER as missing" '.errno == 22 and .miss_type == 3'
+sp_check 7 "a 3-byte address: ERANGE at PEER" '.errno == 34 and .offset == 20'
+sp_check 8 "a 5-byte address: EINVAL at PEER, with a message" \
 	'.errno == 22 and .offset == 20 and (.msg | test("4 .* or 16"))'
-check 9 "an interval of 9 ms: ERANGE" '.errno == 34 and .offset == 28'
-check 10 "too many samples: ERANGE" '.errno == 34 and .offset == 28'
-check 11 "a CPU that does not exist: EINVAL at CPU, with a message" \
+sp_check 9 "an interval of 9 ms: ERANGE" '.errno == 34 and .offset == 28'
+sp_check 10 "too many samples: ERANGE" '.errno == 34 and .offset == 28'
+sp_check 11 "a CPU that does not exist: EINVAL at CPU, with a message" \
 	'.errno == 22 and .offset == 28 and (.msg | length) > 0'
-check 12 "an unknown RDMA device: ENODEV at DEV" \
+sp_check 12 "an unknown RDMA device: ENODEV at DEV" \
 	'.errno == 19 and .offset == 28 and .msg == "no RDMA device with this name"'
-check 13 "LAT_GET of an unknown session: ENOENT at ID" \
+sp_check 13 "LAT_GET of an unknown session: ENOENT at ID" \
 	'.errno == 2 and .offset == 20 and (.msg | length) > 0'
-check 14 "LAT_STOP without an id: EINVAL naming ID as missing" \
+sp_check 14 "LAT_STOP without an id: EINVAL naming ID as missing" \
 	'.errno == 22 and .miss_type == 2'
-check 15 "LAT_SAMPLES of an unknown session: ENOENT" '.errno == 2'
+sp_check 15 "LAT_SAMPLES of an unknown session: ENOENT" '.errno == 2'
 # 6.1 passes no extended ACK to a dump's start (6.5 does).
-check 16 "LAT_SAMPLES without an id: EINVAL" '.errno == 22'
-check 17 "SERVER_STOP of an unknown server: ENOENT" '.errno == 2'
-check 18 "port 0: ERANGE at PORT" '.errno == 34 and .offset == 20'
-check 19 "LAT_PROGRESS sent as a request: EOPNOTSUPP" '.errno == 95'
-checks
+sp_check 16 "LAT_SAMPLES without an id: EINVAL" '.errno == 22'
+sp_check 17 "SERVER_STOP of an unknown server: ENOENT" '.errno == 2'
+sp_check 18 "port 0: ERANGE at PORT" '.errno == 34 and .offset == 20'
+sp_check 19 "LAT_PROGRESS sent as a request: EOPNOTSUPP" '.errno == 95'
+sp_checks "$tmp/out"
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	--bounding-set=-all -- "$nlraw" lat-run peer:ip:"$addr" -- \
 	server-start port:u16:18600 -- info --progress >"$tmp/out" 2>"$tmp/err"
 status=$?
-check 1 "LAT_RUN without CAP_NET_ADMIN: EPERM" '.errno == 1'
-check 2 "SERVER_START without CAP_NET_ADMIN: EPERM" '.errno == 1'
-checks
+sp_check 1 "LAT_RUN without CAP_NET_ADMIN: EPERM" '.errno == 1'
+sp_check 2 "SERVER_START without CAP_NET_ADMIN: EPERM" '.errno == 1'
+sp_checks "$tmp/out"
 sp_test "joining \"progress\" without CAP_NET_ADMIN: EPERM" sh -c \
 	"[ $status -ne 0 ] && [ \$(wc -l <$tmp/out) = 2 ] &&
 	 grep -q PermissionError $tmp/err"
@@ -159,32 +134,32 @@ done
 n=0
 for op in write send read; do
 	n=$((n + 1))
-	check $n "$op, 2 B: done, statistics and samples hold, progress seen" \
+	sp_check $n "$op, 2 B: done, statistics and samples hold, progress seen" \
 		".errno == 0 $(ok_run 200) and .result.warmup_done == 20
 			 and .result.yields >= 0 and .result.rt_yields == 0
 			 and .result.clock_res_ns > 0
 			 and .progress.connecting == 1 and .progress.running == 1
 			 and .progress.done == 1"
 	n=$((n + 1))
-	check $n "$op, 64 KiB" ".errno == 0 $(ok_run 10)"
+	sp_check $n "$op, 64 KiB" ".errno == 0 $(ok_run 10)"
 	n=$((n + 1))
-	check $n "$op, 1 MiB" ".errno == 0 $(ok_run 4)"
+	sp_check $n "$op, 1 MiB" ".errno == 0 $(ok_run 4)"
 	n=$((n + 1))
-	check $n "$op, 8 MiB" ".errno == 0 $(ok_run 2)"
+	sp_check $n "$op, 8 MiB" ".errno == 0 $(ok_run 2)"
 done
-check 13 "the ring keeps the last samples, dumped in several messages" \
+sp_check 13 "the ring keeps the last samples, dumped in several messages" \
 	'.result.state == 2 and .samples.count == 3000 and
 		 .samples.first == 1000 and .samples.messages > 1 and
 		 .samples.contiguous and .samples.ordered'
-check 14 "a duration run: done, a series of intervals" \
+sp_check 14 "a duration run: done, a series of intervals" \
 	'.result.state == 2 and .result.duration_ms == 1500 and
 		 (.result.iters | not) and .result.elapsed_ns >= 1500000000 and
 		 (.result.intervals | length) >= 3 and
 		 ([.result.intervals[].count] | add) == .result.count'
-check 15 "LAT_STOP mid-run: stopped, what was measured stays" \
+sp_check 15 "LAT_STOP mid-run: stopped, what was measured stays" \
 	'.result.state == 3 and .result.count > 0 and
 		 (.result.error | not) and .result.duration_ms == 60000'
-checks
+sp_checks "$tmp/out"
 
 "$nlraw" lat-run peer:ip:"$addr" op:u8:2 duration_ms:u32:3000 --wait \
 	>"$tmp/bg" &
@@ -192,8 +167,8 @@ bg=$!
 "$nlraw" lat-run peer:ip:"$addr" op:u8:3 duration_ms:u32:2000 --wait \
 	>"$tmp/out"
 wait $bg
-check 1 "two sessions at once on one server" '.result.state == 2'
-checks
+sp_check 1 "two sessions at once on one server" '.result.state == 2'
+sp_checks "$tmp/out"
 sp_test "... and the other one" jq -e '.result.state == 2' "$tmp/bg"
 
 "$nlraw" server-get --dump --decode -- \
@@ -202,18 +177,18 @@ sp_test "... and the other one" jq -e '.result.state == 2' "$tmp/bg"
 	server-stop id:u32:2 -- \
 	server-get --dump --decode -- \
 	lat-run peer:ip:"$addr" port:u16:18521 --wait >"$tmp/out"
-check 1 "the server served them all and is idle again" \
+sp_check 1 "the server served them all and is idle again" \
 	'.msgs[0].active == 0 and .msgs[0].served == 17'
-check 2 "a server on the VM's address and another port" \
+sp_check 2 "a server on the VM's address and another port" \
 	".errno == 0 and .msgs[0].id == 2 and .msgs[0].addr == \"$addr\"
 		and .msgs[0].port == 18600"
-check 3 "... serves" '.result.state == 2 and .result.port == 18600'
-check 4 "... and stops" '.errno == 0'
-check 5 "... leaving the first one" '.msgs | length == 1 and .[0].id == 1'
-check 6 "no server on the port: failed, rejected by the peer" \
+sp_check 3 "... serves" '.result.state == 2 and .result.port == 18600'
+sp_check 4 "... and stops" '.errno == 0'
+sp_check 5 "... leaving the first one" '.msgs | length == 1 and .[0].id == 1'
+sp_check 6 "no server on the port: failed, rejected by the peer" \
 	'.result.state == 4 and .result.error == -111 and
 		(.result.error_msg | startswith("connection rejected by '"$addr"': "))'
-checks
+sp_checks "$tmp/out"
 sp_test "a foreign rdma_cm client is rejected" \
 	sh -c "! timeout 20 ib_write_lat -R -p 18520 -d $SP_VM_RDMA_DEV $addr"
 
