@@ -3,9 +3,10 @@
 # vm-mode: pair
 # vm-timeout: 240
 #
-# Smoke test of the VM pair: jumbo frames reach the peer unfragmented, and an
-# ib_write_bw run works between spark1 (client) and spark2 (server). Targets
-# only the peer VM's address.
+# Smoke test of the VM pair: jumbo frames reach the peer unfragmented on both
+# links, the second soft-RoCE device is up, and an ib_write_bw run works
+# between spark1 (client) and spark2 (server). Targets only the peer VM's
+# addresses.
 # shellcheck source=tests/vm/lib.sh
 . "$SP_REPO/tests/vm/lib.sh"
 
@@ -14,6 +15,10 @@ port=18516
 
 sp_test "ping $SP_VM_PEER with 9000-byte frames, DF set" \
 	ping -M "do" -s 8972 -c 2 -W 10 "$SP_VM_PEER"
+sp_test "second link: ping $SP_VM_PEER2 on $SP_VM_NETDEV2 with 9000-byte frames" \
+	ping -M "do" -s 8972 -c 2 -W 10 -I "$SP_VM_NETDEV2" "$SP_VM_PEER2"
+sp_test "second link: $SP_VM_RDMA_DEV2 on $SP_VM_NETDEV2 is ACTIVE" \
+	sh -c "rdma link show $SP_VM_RDMA_DEV2/1 | grep -q 'state ACTIVE.*netdev $SP_VM_NETDEV2'"
 
 sp_barrier pair-smoke-start || sp_fail "barrier pair-smoke-start"
 
