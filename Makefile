@@ -66,9 +66,10 @@ vm-check: vm-kmod user
 
 # Benchmarks (not tests): sparkperf against the reference tools in one VM,
 # interleaved rounds, medians and ratios.
+BENCH ?= lat bw
 bench: deps
 	$(MAKE) vm-kmod user
-	scripts/vm-run --timeout 1800 -- scripts/bench-lat
+	scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
 	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check cross-check vm-check
