@@ -23,7 +23,8 @@ struct sp_ctx {
 #define SP_OBJECTS(X) \
 	X(dev, "RDMA devices and ports: show, monitor") \
 	X(server, "kernel servers for latency tests: show, start, stop") \
-	X(lat, "latency sessions: show, run (round trip times, percentiles)")
+	X(lat, "latency sessions: show, run (round trip times, percentiles)") \
+	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);
