@@ -55,7 +55,7 @@ static const char switch_usage[] =
 	"               [ port PORT ] [ tls BOOL ] [ tls-verify BOOL ] [ ca FILE ] [ timeout TIME ]\n"
 	"       sparkperf-ctl switch help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
-	"       HOST := the name or address of a RouterOS 7 switch with api-ssl (or api)\n"
+	"       HOST := the name or address of the switch: RouterOS 7, api-ssl (or api) on\n"
 	"       PORTS := port names, comma-separated: qsfp56-dd-1-1,qsfp56-dd-1-5\n"
 	"       MODE := a RouterOS link mode, default 200G-baseCR4 (auto-negotiation off)\n"
 	"       FEC := { fec91 | auto | fec74 | off }\n"
