@@ -1046,13 +1046,13 @@ static json_object *jsw_number(const char *s)
 /* A yes/no the switch printed (true/false over the API), as JSON */
 static json_object *jsw_bool(const char *s)
 {
-	if (!s)
+	const char *v = sp_sw_settable(s);
+
+	if (!v)
 		return NULL;
-	if (!strcmp(s, "true") || !strcmp(s, "yes"))
-		return json_object_new_boolean(1);
-	if (!strcmp(s, "false") || !strcmp(s, "no"))
-		return json_object_new_boolean(0);
-	return json_object_new_string(s);
+	if (!strcmp(v, "yes") || !strcmp(v, "no"))
+		return json_object_new_boolean(!strcmp(v, "yes"));
+	return json_object_new_string(v);
 }
 
 static json_object *jsw_rate_bps(const char *rate)
@@ -1070,10 +1070,7 @@ static const char *dash(const char *s)
 static char *sw_port_cell(const void *rows, size_t row, size_t col)
 {
 	const struct sp_sw_port_status *p = (const struct sp_sw_port_status *)rows + row;
-	const char *auto_neg = p->auto_negotiation;
 
-	if (auto_neg && (!strcmp(auto_neg, "true") || !strcmp(auto_neg, "false")))
-		auto_neg = !strcmp(auto_neg, "true") ? "yes" : "no";
 	switch (col) {
 	case 0:
 		return strdup(dash(p->name));
@@ -1084,7 +1081,7 @@ static char *sw_port_cell(const void *rows, size_t row, size_t col)
 	case 3:
 		return strdup(dash(p->speed));
 	case 4:
-		return strdup(dash(auto_neg));
+		return strdup(dash(sp_sw_settable(p->auto_negotiation)));
 	case 5:
 		return strdup(dash(p->fec_mode));
 	case 6:
@@ -1260,7 +1257,7 @@ static int print_sw_diffs(const struct sp_sw_plan *p, const struct sp_sw_link *l
 		for (j = 0; j < c->n; j++, n++) {
 			sp_sw_change_label(c, rows[n].item, sizeof(rows[n].item));
 			rows[n].property = c->diffs[j].name;
-			rows[n].now = c->diffs[j].from ? c->diffs[j].from : "-";
+			rows[n].now = dash(sp_sw_settable(c->diffs[j].from));
 			rows[n].want = c->diffs[j].to;
 		}
 	}

@@ -630,8 +630,7 @@ size_t sp_sw_plan_settings(const struct sp_sw_plan *p)
 	return n;
 }
 
-/* A value read from the switch, written the way it is set: true -> yes */
-static const char *settable(const char *v)
+const char *sp_sw_settable(const char *v)
 {
 	int b = v ? bool_value(v) : -1;
 
@@ -663,7 +662,7 @@ int sp_sw_plan_invert(const struct sp_sw_plan *p, struct sp_sw_plan *inv)
 		}
 		for (j = 0; !ret && c->action == SP_SW_SET && j < c->n; j++)
 			ret = diff_add(r, c->diffs[j].name, c->diffs[j].to,
-				       settable(c->diffs[j].from));
+				       sp_sw_settable(c->diffs[j].from));
 	}
 	if (ret)
 		sp_sw_plan_free(inv);

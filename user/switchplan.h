@@ -60,6 +60,9 @@ bool sp_sw_has_unroll(const struct sp_sw_version *v);
  */
 bool sp_sw_value_eq(const char *have, const char *want);
 
+/* A value as read (true, false over the API) as it is set: yes, no. NULL stays NULL. */
+const char *sp_sw_settable(const char *v);
+
 /* "100Gbps", "2.5Gbps", "10Mbps", "0", "0bps" in bit/s: 0 or -EINVAL. */
 int sp_sw_rate_parse(const char *s, uint64_t *bps);
 /* bit/s as RouterOS writes a rate: 0 -> "0", 100e9 -> "100Gbps". Returns buf. */

@@ -524,7 +524,7 @@ START_TEST(test_print_plan_text)
 		"switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n"
 		"plan: 6 settings to change in 2 rows\n"
 		"ITEM           PROPERTY          NOW           WANT\n"
-		"qsfp56-dd-2-1  auto-negotiation  true          no\n"
+		"qsfp56-dd-2-1  auto-negotiation  yes           no\n"
 		"qsfp56-dd-2-1  speed             400G-baseCR8  200G-baseCR4\n"
 		"qsfp56-dd-2-1  fec-mode          auto          fec91\n"
 		"qsfp56-dd-2-1  l2mtu             1584          9216\n"
