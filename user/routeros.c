@@ -22,73 +22,57 @@
 
 /* ---- framing ------------------------------------------------------------ */
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A length below "below" takes n bytes, the first one marked with "mark". */
+static const struct {
+	uint32_t below, mark;
+	size_t n;
+} len_forms[] = {
+	{ 0x80, 0x00, 1 },
+	{ 0x4000, 0x8000, 2 },
+	{ 0x200000, 0xC00000, 3 },
+	{ 0x10000000, 0xE0000000, 4 },
+};
+
 size_t sp_ros_len_encode(uint32_t len, uint8_t out[SP_ROS_LEN_BYTES_MAX])
 {
-	if (len < 0x80) {
-		out[0] = (uint8_t)len;
-		return 1;
+	uint64_t v = (uint64_t)0xF0 << 32 | len;	/* else: 0xF0 and four bytes */
+	size_t n = 5, i;
+
+	for (i = 0; i < ARRAY_SIZE(len_forms); i++) {
+		if (len < len_forms[i].below) {
+			v = len | len_forms[i].mark;
+			n = len_forms[i].n;
+			break;
+		}
 	}
-	if (len < 0x4000) {
-		len |= 0x8000;
-		out[0] = (uint8_t)(len >> 8);
-		out[1] = (uint8_t)len;
-		return 2;
-	}
-	if (len < 0x200000) {
-		len |= 0xC00000;
-		out[0] = (uint8_t)(len >> 16);
-		out[1] = (uint8_t)(len >> 8);
-		out[2] = (uint8_t)len;
-		return 3;
-	}
-	if (len < 0x10000000) {
-		len |= 0xE0000000;
-		out[0] = (uint8_t)(len >> 24);
-		out[1] = (uint8_t)(len >> 16);
-		out[2] = (uint8_t)(len >> 8);
-		out[3] = (uint8_t)len;
-		return 4;
-	}
-	out[0] = 0xF0;
-	out[1] = (uint8_t)(len >> 24);
-	out[2] = (uint8_t)(len >> 16);
-	out[3] = (uint8_t)(len >> 8);
-	out[4] = (uint8_t)len;
-	return 5;
+	for (i = 0; i < n; i++)
+		out[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	return n;
 }
 
 int sp_ros_len_decode(const uint8_t *buf, size_t avail, uint32_t *len, size_t *used)
 {
 	uint8_t first;
+	uint64_t v = 0;
 	size_t n, i;
-	uint32_t v;
 
 	if (!avail)
 		return -EAGAIN;
 	first = buf[0];
 	if (first >= 0xF8)
 		return -EPROTO;
-	if (first < 0x80) {
-		n = 1;
-		v = first;
-	} else if (first < 0xC0) {
-		n = 2;
-		v = first & 0x3F;
-	} else if (first < 0xE0) {
-		n = 3;
-		v = first & 0x1F;
-	} else if (first < 0xF0) {
-		n = 4;
-		v = first & 0x0F;
-	} else {
-		n = 5;
-		v = 0;
-	}
+	if (first > 0xF0)
+		return -EMSGSIZE;	/* a length over 32 bits */
+	/* the leading one bits of the first byte count the bytes that follow */
+	n = first < 0x80 ? 1 : first < 0xC0 ? 2 : first < 0xE0 ? 3 : first < 0xF0 ? 4 : 5;
 	if (avail < n)
 		return -EAGAIN;
-	for (i = 1; i < n; i++)
+	for (i = 0; i < n; i++)
 		v = v << 8 | buf[i];
-	*len = v;
+	/* drops the marking bits */
+	*len = (uint32_t)(v & (n < 5 ? len_forms[n - 1].below - 1 : UINT32_MAX));
 	*used = n;
 	return 0;
 }
@@ -118,6 +102,15 @@ int sp_ros_sentence_add(struct sp_ros_sentence *s, const char *fmt, ...)
 	ret = add_word(s, word);
 	if (ret)
 		free(word);
+	return ret;
+}
+
+int sp_ros_sentence_add_words(struct sp_ros_sentence *s, const char *const *words)
+{
+	int ret = 0;
+
+	for (; !ret && *words; words++)
+		ret = sp_ros_sentence_add(s, "%s", *words);
 	return ret;
 }
 

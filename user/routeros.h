@@ -48,7 +48,8 @@ size_t sp_ros_len_encode(uint32_t len, uint8_t out[SP_ROS_LEN_BYTES_MAX]);
 /*
  * Reads a length from the avail bytes at buf: 0 with *len and *used (bytes
  * taken) set, -EAGAIN when more bytes are needed, -EPROTO for a first byte of
- * 0xF8 or more (reserved control bytes).
+ * 0xF8 or more (reserved control bytes), -EMSGSIZE for 0xF1 to 0xF7 (lengths
+ * over 32 bits).
  */
 int sp_ros_len_decode(const uint8_t *buf, size_t avail, uint32_t *len, size_t *used);
 
@@ -61,6 +62,10 @@ struct sp_ros_sentence {
 /* Appends one word, formatted. 0 or -ENOMEM. */
 int sp_ros_sentence_add(struct sp_ros_sentence *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Appends the words of a NULL-terminated array. 0 or -ENOMEM. */
+int sp_ros_sentence_add_words(struct sp_ros_sentence *s, const char *const *words);
+/* Such an array: SP_ROS_WORDS("/export", "=file=x") */
+#define SP_ROS_WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 /* Frees the words, zeroed first: a login sentence holds a password. */
 void sp_ros_sentence_free(struct sp_ros_sentence *s);
 

@@ -287,22 +287,6 @@ static bool session_lost(const struct session *s)
 	return s->conn.fd < 0;
 }
 
-/* Builds a sentence from NULL-terminated words: 0 or -ENOMEM. */
-static int sentence(struct sp_ros_sentence *s, const char *word, ...)
-{
-	va_list ap;
-	int ret = 0;
-
-	memset(s, 0, sizeof(*s));
-	va_start(ap, word);
-	for (; !ret && word; word = va_arg(ap, const char *))
-		ret = sp_ros_sentence_add(s, "%s", word);
-	va_end(ap);
-	if (ret)
-		sp_ros_sentence_free(s);
-	return ret;
-}
-
 /*
  * One command: 0 when it succeeded; -1 when the switch refused it (its
  * message is reported) or the connection failed (session_lost()).
@@ -317,24 +301,18 @@ static int call(struct session *s, const struct sp_ros_sentence *cmd, const char
 	return 0;
 }
 
-/* A command without rows: the words, NULL-terminated, after what. */
-static int command(struct session *s, const char *what, ...)
+/* A command of one word and, unless NULL, one attribute; without rows. */
+static int command(struct session *s, const char *what, const char *cmd, const char *attr)
 {
+	struct sp_ros_sentence sentence = { 0 };
 	struct sp_ros_result res = { 0 };
-	struct sp_ros_sentence cmd = { 0 };
-	const char *word;
-	va_list ap;
-	int ret = 0;
+	int ret;
 
-	va_start(ap, what);
-	while (!ret && (word = va_arg(ap, const char *)))
-		ret = sp_ros_sentence_add(&cmd, "%s", word);
-	va_end(ap);
-	if (!ret)
-		ret = call(s, &cmd, what, &res);
-	else
+	if (sp_ros_sentence_add_words(&sentence, SP_ROS_WORDS(cmd, attr)))
 		ret = fail(s, "out of memory");
-	sp_ros_sentence_free(&cmd);
+	else
+		ret = call(s, &sentence, what, &res);
+	sp_ros_sentence_free(&sentence);
 	sp_ros_result_free(&res);
 	return ret;
 }
@@ -361,8 +339,8 @@ static int read_menu(struct session *s, const char *menu, const char *proplist,
 /* Connects, logs in and reads the version: 0, or -1 with err set (not reported). */
 static int session_open(struct session *s, char *err, size_t len)
 {
+	struct sp_ros_sentence cmd = { 0 };
 	struct sp_ros_result res = { 0 };
-	struct sp_ros_sentence cmd;
 	const char *version;
 	int ret;
 
@@ -378,10 +356,11 @@ static int session_open(struct session *s, char *err, size_t len)
 	if (!ret)
 		ret = sp_ros_login(&s->conn, s->o->user, s->password);
 	if (!ret)
-		ret = sentence(&cmd, "/system/resource/print", "=.proplist=version,board-name",
-			       (const char *)NULL);
+		ret = sp_ros_sentence_add_words(&cmd, SP_ROS_WORDS("/system/resource/print",
+					"=.proplist=version,board-name"));
 	if (ret) {
 		snprintf(err, len, "%s", ret == -ENOMEM ? "out of memory" : s->conn.err);
+		sp_ros_sentence_free(&cmd);
 		sp_ros_close(&s->conn);
 		return -1;
 	}
@@ -470,15 +449,17 @@ static int read_state(struct session *s, const struct sp_sw_targets *t, struct s
 /* /interface/ethernet/monitor once: the link of one port. 0 or -1 (reported). */
 static int monitor(struct session *s, struct sp_sw_link *link)
 {
+	struct sp_ros_sentence cmd = { 0 };
 	struct sp_ros_result res = { 0 };
-	struct sp_ros_sentence cmd;
 	char what[160], numbers[160];
 	int ret;
 
 	snprintf(numbers, sizeof(numbers), "=numbers=%s", link->port);
-	if (sentence(&cmd, SP_SW_MENU_ETHERNET "/monitor", numbers, "=once=",
-		     (const char *)NULL))
+	if (sp_ros_sentence_add_words(&cmd, SP_ROS_WORDS(SP_SW_MENU_ETHERNET "/monitor", numbers,
+							 "=once="))) {
+		sp_ros_sentence_free(&cmd);
 		return fail(s, "out of memory");
+	}
 	snprintf(what, sizeof(what), "monitoring %s", link->port);
 	ret = call(s, &cmd, what, &res);
 	sp_ros_sentence_free(&cmd);
@@ -758,7 +739,7 @@ static int export_config(struct apply *a)
 
 	snprintf(a->export, sizeof(a->export), "sparkperf-pre-%s", a->stamp);
 	snprintf(file, sizeof(file), "=file=%s", a->export);
-	if (command(a->s, "exporting the configuration", "/export", file, (const char *)NULL)) {
+	if (command(a->s, "exporting the configuration", "/export", file)) {
 		a->export[0] = '\0';
 		return -1;
 	}
@@ -985,7 +966,7 @@ static int undo_by_hand(struct apply *a)
 	for (ret = 0, i = 0; !ret && i < undo.n; i++)
 		ret = apply_change(a->s, &undo.v[i]);
 	if (!ret)
-		ret = command(a->s, "releasing safe mode", "/safe-mode/release", (const char *)NULL);
+		ret = command(a->s, "releasing safe mode", "/safe-mode/release", NULL);
 	if (!ret) {
 		a->safe_mode = false;
 		step(a, "rollback", "%zu setting%s set back; safe mode released",
@@ -1008,7 +989,7 @@ static void roll_back(struct apply *a)
 
 	a->result = "failed";
 	if (!session_lost(s) && sp_sw_has_unroll(&s->ver)) {
-		ret = command(s, "undoing the changes", "/safe-mode/unroll", (const char *)NULL);
+		ret = command(s, "undoing the changes", "/safe-mode/unroll", NULL);
 		if (!ret) {
 			a->safe_mode = false;
 			step(a, "rollback", "safe mode unrolled");
@@ -1054,12 +1035,12 @@ static int apply(struct session *s)
 	}
 	if (write_backup(&a) || export_config(&a))
 		goto report;
-	if (command(s, "taking safe mode", "/safe-mode/take", (const char *)NULL))
+	if (command(s, "taking safe mode", "/safe-mode/take", NULL))
 		goto report;
 	a.safe_mode = true;
 	step(&a, "safe mode", "taken: RouterOS undoes every change unless it is released");
 	if (!apply_changes(&a) && !check_applied(&a) &&
-	    !command(s, "releasing safe mode", "/safe-mode/release", (const char *)NULL)) {
+	    !command(s, "releasing safe mode", "/safe-mode/release", NULL)) {
 		a.safe_mode = false;
 		step(&a, "safe mode", "released: %zu setting%s changed",
 		     sp_sw_plan_settings(&a.ds.plan), sp_sw_plan_settings(&a.ds.plan) == 1 ? "" : "s");

@@ -336,49 +336,50 @@ static int port_targets(const struct sp_sw_desired *d, struct sp_sw_targets *t)
 	return ret;
 }
 
+/* The rows a QoS profile adds once, for all ports; a rollback removes them. */
+static const struct {
+	const char *menu, *key, *key_value;
+	bool lossless;			/* profile lossless only */
+	struct {
+		const char *name, *value;
+	} set[3];
+} qos_rows[] = {
+	{ SP_SW_MENU_QOS_PROFILE, "name", SP_SW_QOS_PROFILE, false,
+	  { { "traffic-class", SP_SW_ROCE_TC } } },
+	{ SP_SW_MENU_QOS_MAP_IP, "dscp", SP_SW_ROCE_DSCP, false,
+	  { { "profile", SP_SW_QOS_PROFILE } } },
+	{ SP_SW_MENU_QOS_PFC, "name", SP_SW_PFC_PROFILE, true,
+	  { { "traffic-class", SP_SW_ROCE_TC }, { "rx", "yes" }, { "tx", "yes" } } },
+};
+
 static int qos_targets(const struct sp_sw_desired *d, struct sp_sw_targets *t)
 {
 	bool lossless = d->profile == SP_SW_PROFILE_LOSSLESS;
 	struct sp_sw_target *tg;
 	char cap[32];
-	size_t i;
-	int ret;
+	size_t i, j;
+	int ret = 0;
 
-	tg = target_add(t, SP_SW_MENU_QOS_PROFILE, "name", SP_SW_QOS_PROFILE);
-	if (tg)
-		tg->may_add = true;
-	ret = target_set(tg, "traffic-class", SP_SW_ROCE_TC);
-	if (ret)
-		return ret;
-	tg = target_add(t, SP_SW_MENU_QOS_MAP_IP, "dscp", SP_SW_ROCE_DSCP);
-	if (tg)
-		tg->may_add = true;
-	ret = target_set(tg, "profile", SP_SW_QOS_PROFILE);
-	if (ret)
-		return ret;
-	if (lossless) {
-		tg = target_add(t, SP_SW_MENU_QOS_PFC, "name", SP_SW_PFC_PROFILE);
+	for (i = 0; !ret && i < ARRAY_SIZE(qos_rows); i++) {
+		if (qos_rows[i].lossless && !lossless)
+			continue;
+		tg = target_add(t, qos_rows[i].menu, qos_rows[i].key, qos_rows[i].key_value);
 		if (tg)
 			tg->may_add = true;
-		ret = target_set(tg, "traffic-class", SP_SW_ROCE_TC);
-		if (!ret)
-			ret = target_set(tg, "rx", "yes");
-		if (!ret)
-			ret = target_set(tg, "tx", "yes");
-		if (ret)
-			return ret;
+		for (j = 0; !ret && j < ARRAY_SIZE(qos_rows[i].set) && qos_rows[i].set[j].name; j++)
+			ret = target_set(tg, qos_rows[i].set[j].name, "%s", qos_rows[i].set[j].value);
 	}
 	sp_sw_rate_fmt(d->queue_cap_bps, cap, sizeof(cap));
-	for (i = 0; i < d->n_ports; i++) {
+	for (i = 0; !ret && i < d->n_ports; i++) {
 		tg = target_add(t, SP_SW_MENU_QOS_PORT, "name", d->ports[i]);
 		ret = target_set(tg, "trust-l3", "keep");
 		if (!ret)
 			ret = target_set(tg, SP_SW_ROCE_QUEUE_CAP, "%s", cap);
 		if (!ret && lossless)
 			ret = target_set(tg, "pfc", SP_SW_PFC_PROFILE);
-		if (ret)
-			return ret;
 	}
+	if (ret)
+		return ret;
 	/* last: MikroTik warns that turning it off again does not undo everything */
 	tg = target_add(t, SP_SW_MENU_SWITCH, "name", SP_SW_CHIP);
 	return target_set(tg, "qos-hw-offloading", "yes");

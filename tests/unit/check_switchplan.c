@@ -2,7 +2,6 @@
 /* Switch configuration plans (user/switchplan.c) and their printing. */
 #include <check.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,18 +208,14 @@ END_TEST
 
 /* ---- plans -------------------------------------------------------------- */
 
-/* Adds to rows one "!re" row of NULL-terminated attribute words. */
-static void row(struct sp_ros_result *rows, const char *first, ...)
+/* Adds to rows one "!re" row of the attribute words. */
+#define row(rows, ...) row_words(rows, SP_ROS_WORDS(__VA_ARGS__))
+static void row_words(struct sp_ros_result *rows, const char *const *words)
 {
 	struct sp_ros_sentence s = { 0 };
-	const char *w;
-	va_list ap;
 
 	ck_assert_int_eq(sp_ros_sentence_add(&s, "!re"), 0);
-	va_start(ap, first);
-	for (w = first; w; w = va_arg(ap, const char *))
-		ck_assert_int_eq(sp_ros_sentence_add(&s, "%s", w), 0);
-	va_end(ap);
+	ck_assert_int_eq(sp_ros_sentence_add_words(&s, words), 0);
 	ck_assert_int_eq(sp_ros_result_add(rows, &s), 0);
 }
 
@@ -237,11 +232,11 @@ static void blog_ports(struct sp_sw_state *st)
 	struct sp_ros_result *eth = menu(st, SP_SW_MENU_ETHERNET);
 
 	row(eth, "=.id=*1", "=name=qsfp56-dd-1-1", "=speed=200G-baseCR4", "=auto-negotiation=false",
-	    "=fec-mode=fec91", "=mtu=9000", "=l2mtu=9216", NULL);
+	    "=fec-mode=fec91", "=mtu=9000", "=l2mtu=9216");
 	row(eth, "=.id=*4", "=name=qsfp56-dd-2-1", "=speed=400G-baseCR8", "=auto-negotiation=true",
-	    "=fec-mode=auto", "=mtu=1500", "=l2mtu=1584", NULL);
+	    "=fec-mode=auto", "=mtu=1500", "=l2mtu=1584");
 	row(eth, "=.id=*5", "=name=qsfp56-dd-2-5", "=speed=200G-baseCR4", "=auto-negotiation=false",
-	    "=fec-mode=fec91", "=mtu=1500", "=l2mtu=9216", NULL);
+	    "=fec-mode=fec91", "=mtu=1500", "=l2mtu=9216");
 }
 
 static void plan_of(const struct sp_sw_desired *d, const struct sp_sw_state *st,
@@ -356,7 +351,7 @@ START_TEST(test_plan_refuses)
 
 	eth = menu(&st, SP_SW_MENU_ETHERNET);
 	row(eth, "=.id=*4", "=name=qsfp56-dd-2-1", "=speed=400G-baseCR8", "=auto-negotiation=true",
-	    "=mtu=1500", "=l2mtu=1584", NULL);
+	    "=mtu=1500", "=l2mtu=1584");
 	ck_assert_int_eq(sp_sw_plan_build(&t, &st, &p, err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "the switch did not report fec-mode of /interface/ethernet "
 			 "qsfp56-dd-2-1 (does this RouterOS version have it?)");
@@ -381,17 +376,15 @@ static void blog_qos(struct sp_sw_state *st)
 {
 	struct sp_ros_result *m;
 
-	row(menu(st, SP_SW_MENU_QOS_PROFILE), "=.id=*10", "=name=default", "=traffic-class=0",
-	    NULL);
+	row(menu(st, SP_SW_MENU_QOS_PROFILE), "=.id=*10", "=name=default", "=traffic-class=0");
 	menu(st, SP_SW_MENU_QOS_MAP_IP);
 	menu(st, SP_SW_MENU_QOS_PFC);
 	m = menu(st, SP_SW_MENU_QOS_PORT);
 	row(m, "=.id=*20", "=name=qsfp56-dd-2-1", "=trust-l3=ignore",
-	    "=egress-rate-queue3=100.0Gbps", "=pfc=disabled", NULL);
+	    "=egress-rate-queue3=100.0Gbps", "=pfc=disabled");
 	row(m, "=.id=*21", "=name=qsfp56-dd-2-5", "=trust-l3=keep", "=egress-rate-queue3=0bps",
-	    "=pfc=disabled", NULL);
-	row(menu(st, SP_SW_MENU_SWITCH), "=.id=*30", "=name=switch1", "=qos-hw-offloading=false",
-	    NULL);
+	    "=pfc=disabled");
+	row(menu(st, SP_SW_MENU_SWITCH), "=.id=*30", "=name=switch1", "=qos-hw-offloading=false");
 }
 
 START_TEST(test_plan_classify)
@@ -455,11 +448,11 @@ START_TEST(test_undo_partial)
 	/* applied: port -2-1 and the QoS profile; not yet -2-5 or the rest */
 	eth = menu(&now, SP_SW_MENU_ETHERNET);
 	row(eth, "=.id=*4", "=name=qsfp56-dd-2-1", "=speed=200G-baseCR4", "=auto-negotiation=false",
-	    "=fec-mode=fec91", "=mtu=9000", "=l2mtu=9216", NULL);
+	    "=fec-mode=fec91", "=mtu=9000", "=l2mtu=9216");
 	row(eth, "=.id=*5", "=name=qsfp56-dd-2-5", "=speed=200G-baseCR4", "=auto-negotiation=false",
-	    "=fec-mode=fec91", "=mtu=1500", "=l2mtu=9216", NULL);
+	    "=fec-mode=fec91", "=mtu=1500", "=l2mtu=9216");
 	blog_qos(&now);
-	row(&now.menus[1].rows, "=.id=*2A", "=name=sparkperf-roce", "=traffic-class=3", NULL);
+	row(&now.menus[1].rows, "=.id=*2A", "=name=sparkperf-roce", "=traffic-class=3");
 
 	ck_assert_int_eq(sp_sw_plan_build(&before, &now, &undo, err, sizeof(err)), 0);
 	ck_assert_uint_eq(undo.n, 2);
