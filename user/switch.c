@@ -638,7 +638,6 @@ struct apply {
 	char stamp[32];			/* UTC, for file names */
 	char backup[4096];
 	char export[64];
-	bool safe_mode;			/* taken and neither released nor unrolled */
 	const char *result;
 };
 
@@ -711,12 +710,14 @@ static int write_backup(struct apply *a)
 	fd = open(a->backup, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
+		int error = errno;
+
 		if (fd >= 0)
 			close(fd);
 		free(rsc);
+		fail(a->s, "cannot write the rollback script %s: %s", a->backup, strerror(error));
 		a->backup[0] = '\0';
-		return fail(a->s, "cannot write the rollback script %s: %s", a->o->backup ?
-			    a->o->backup : "in the current directory", strerror(errno));
+		return -1;
 	}
 	fprintf(f, "# sparkperf-ctl switch apply: the rollback script of %s port %u\n"
 		"# (RouterOS %s%s%s), written at %s UTC before any change.\n"
@@ -968,7 +969,6 @@ static int undo_by_hand(struct apply *a)
 	if (!ret)
 		ret = command(a->s, "releasing safe mode", "/safe-mode/release", NULL);
 	if (!ret) {
-		a->safe_mode = false;
 		step(a, "rollback", "%zu setting%s set back; safe mode released",
 		     sp_sw_plan_settings(&undo), sp_sw_plan_settings(&undo) == 1 ? "" : "s");
 	}
@@ -990,10 +990,8 @@ static void roll_back(struct apply *a)
 	a->result = "failed";
 	if (!session_lost(s) && sp_sw_has_unroll(&s->ver)) {
 		ret = command(s, "undoing the changes", "/safe-mode/unroll", NULL);
-		if (!ret) {
-			a->safe_mode = false;
+		if (!ret)
 			step(a, "rollback", "safe mode unrolled");
-		}
 	}
 	if (ret && !session_lost(s))
 		ret = undo_by_hand(a);
@@ -1033,15 +1031,14 @@ static int apply(struct session *s)
 		rc = SP_EXIT_OK;
 		goto report;
 	}
-	if (write_backup(&a) || export_config(&a))
+	if (write_backup(&a) || export_config(&a) ||
+	    command(s, "taking safe mode", "/safe-mode/take", NULL)) {
+		step(&a, "abort", "nothing was changed");
 		goto report;
-	if (command(s, "taking safe mode", "/safe-mode/take", NULL))
-		goto report;
-	a.safe_mode = true;
+	}
 	step(&a, "safe mode", "taken: RouterOS undoes every change unless it is released");
 	if (!apply_changes(&a) && !check_applied(&a) &&
 	    !command(s, "releasing safe mode", "/safe-mode/release", NULL)) {
-		a.safe_mode = false;
 		step(&a, "safe mode", "released: %zu setting%s changed",
 		     sp_sw_plan_settings(&a.ds.plan), sp_sw_plan_settings(&a.ds.plan) == 1 ? "" : "s");
 		a.result = "applied";
