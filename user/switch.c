@@ -163,6 +163,11 @@ static int parse_options(unsigned int cmd, const char *cmd_name, int argc, char 
 				     .l2mtu = 9216 };
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		kv[i] = keys[i].kv;
+	for (i = 0; i < (size_t)argc; i += 2)
+		if (!strcmp(argv[i], "password"))
+			return sp_usage_error("switch", "No password on the command line, where "
+					      "others can read it: give 'password-file FILE' or set "
+					      "$" PASSWORD_ENV);
 	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
 		return sp_usage_error("switch", "%s", err);
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
