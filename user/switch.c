@@ -642,7 +642,7 @@ struct apply {
 	size_t n_links;
 	char stamp[32];			/* UTC, for file names */
 	char backup[4096];
-	char export[64];
+	char export[96];
 	const char *result;
 };
 
@@ -743,13 +743,12 @@ static int export_config(struct apply *a)
 {
 	char file[80];
 
-	snprintf(a->export, sizeof(a->export), "sparkperf-pre-%s", a->stamp);
-	snprintf(file, sizeof(file), "=file=%s", a->export);
-	if (command(a->s, "exporting the configuration", "/export", file)) {
-		a->export[0] = '\0';
+	/* RouterOS adds the .rsc */
+	snprintf(file, sizeof(file), "=file=sparkperf-pre-%s", a->stamp);
+	if (command(a->s, "exporting the configuration", "/export", file))
 		return -1;
-	}
-	step(a, "backup", "configuration exported on the switch to %s.rsc", a->export);
+	snprintf(a->export, sizeof(a->export), "%s.rsc", file + strlen("=file="));
+	step(a, "backup", "configuration exported on the switch to %s", a->export);
 	return 0;
 }
 
