@@ -22,8 +22,9 @@ struct sp_ctx {
 /* X(name, one-line help), in the order "sparkperf-ctl help" lists them. */
 #define SP_OBJECTS(X) \
 	X(dev, "RDMA devices and ports: show, monitor") \
-	X(server, "kernel servers for latency tests: show, start, stop") \
+	X(server, "kernel servers for latency and bandwidth tests: show, start, stop") \
 	X(lat, "latency sessions: show, run (round trip times, percentiles)") \
+	X(bw, "bandwidth sessions: show, run, stop (Gbit/s, one or several links)") \
 	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify")
 
 #define SP_DECLARE_OBJECT(name, help) \

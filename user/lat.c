@@ -10,33 +10,20 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/utsname.h>
 
 #include "cmd.h"
 #include "err.h"
-#include "latwait.h"
 #include "nl.h"
 #include "parse.h"
 #include "print.h"
-#include "version.h"
+#include "run.h"
+#include "wait.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define CLOCKSOURCE_PATH "/sys/devices/system/clocksource/clocksource0/current_clocksource"
-
-/* LAT_GET polls: a safety net next to the progress group, or the only way */
-#define POLL_WITH_PROGRESS_MS 5000
-#define POLL_WITHOUT_PROGRESS_MS 1000
-/* after LAT_STOP, how long to wait for the session to end */
-#define STOP_WAIT_MS 10000
 
 static const char lat_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] lat show\n"
@@ -121,8 +108,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ .key = "samples", .what = "samples file", .type = SP_KV_STRING,
 		  .dst = &a->samples_path },
 	};
-	uint64_t lo, hi;
 	char err[256];
+	size_t n;
 	int ret;
 
 	memset(a, 0, sizeof(*a));
@@ -130,15 +117,15 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		return sp_usage_error("lat", "%s", err);
 	if (!peer)
 		return sp_usage_error("lat", "Missing 'peer ADDR': the address of the server");
-	if (sp_parse_addr(peer, &c->peer))
-		return sp_usage_error("lat", "Invalid peer address: '%s' (an IPv4 or IPv6 address)",
-				      peer);
+	ret = sp_run_parse_peers("lat", peer, &c->peer, 1, &n);
+	if (ret)
+		return ret;
 	c->has_port = kv[1].seen;
 	c->port = (uint16_t)port;
 	if (dev) {
-		if (!sp_dev_name_valid(dev))
-			return sp_usage_error("lat", "Invalid device name: '%s'", dev);
-		snprintf(c->dev, sizeof(c->dev), "%s", dev);
+		ret = sp_run_parse_devs("lat", dev, &c->dev, 1, &n);
+		if (ret)
+			return ret;
 		c->has_dev = true;
 	}
 	if (op) {
@@ -147,14 +134,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		c->has_op = true;
 	}
 	if (size) {
-		ret = sp_parse_size_range(size, 1, SPARKPERF_LAT_SIZE_MAX, &lo, &hi);
-		if (ret == -ERANGE)
-			return sp_usage_error("lat", "Invalid size: '%s' (range 1..%d bytes)", size,
-					      SPARKPERF_LAT_SIZE_MAX);
+		ret = sp_run_parse_sizes("lat", size, SPARKPERF_LAT_SIZE_MAX, a->sizes, &a->n_sizes);
 		if (ret)
-			return sp_usage_error("lat", "Invalid size: '%s' (BYTES or A..B with A <= B)",
-					      size);
-		a->n_sizes = sp_size_sweep(lo, hi, a->sizes, ARRAY_SIZE(a->sizes));
+			return ret;
 	}
 	c->has_iters = kv[5].seen;
 	c->has_duration = kv[6].seen;
@@ -179,219 +161,95 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	return SP_EXIT_OK;
 }
 
-/* ---- lat run: signals and time ----------------------------------------- */
-
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t stop_count;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-	stop_count++;
-}
-
-struct sig_state {
-	struct sigaction old_int, old_term;
-	sigset_t old_mask, wait_mask;
-};
-
-/* Signals are blocked except inside ppoll(): no lost wake-up. */
-static void signals_catch(struct sig_state *s)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block;
-
-	stop_signal = 0;
-	stop_count = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &s->old_int);
-	sigaction(SIGTERM, &sa, &s->old_term);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &s->old_mask);
-	s->wait_mask = s->old_mask;
-	sigdelset(&s->wait_mask, SIGINT);
-	sigdelset(&s->wait_mask, SIGTERM);
-}
-
-static void signals_restore(struct sig_state *s)
-{
-	/* a signal still pending goes to on_signal(), which only records it */
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
-	sigaction(SIGINT, &s->old_int, NULL);
-	sigaction(SIGTERM, &s->old_term, NULL);
-}
-
-/* Has a signal arrived, including one still blocked? */
-static bool signal_pending(const struct sig_state *s)
-{
-	struct timespec zero = { 0 };
-
-	if (!stop_signal)
-		ppoll(NULL, 0, &zero, &s->wait_mask);
-	return stop_signal != 0;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* ---- lat run: environment ----------------------------------------------- */
-
-struct env_buf {
-	struct sp_lat_env env;
-	struct sp_info info;
-	struct utsname uts;
-	char clock[64];
-};
-
-static void env_collect(struct sp_nl *nl, struct env_buf *e)
-{
-	FILE *f;
-
-	memset(e, 0, sizeof(*e));
-	e->env.tool_version = SPARKPERF_CTL_VERSION;
-	if (!uname(&e->uts)) {
-		e->env.host = e->uts.nodename;
-		e->env.kernel_release = e->uts.release;
-	}
-	if (!sp_nl_info_get(nl, &e->info)) {
-		e->env.module_version = e->info.version;
-		if (e->info.kernel[0])
-			e->env.kernel_release = e->info.kernel;
-	}
-	f = fopen(CLOCKSOURCE_PATH, "re");
-	if (f) {
-		if (fgets(e->clock, sizeof(e->clock), f)) {
-			e->clock[strcspn(e->clock, "\n")] = '\0';
-			if (e->clock[0])
-				e->env.clock_source = e->clock;
-		}
-		fclose(f);
-	}
-}
-
 /* ---- lat run: one session ----------------------------------------------- */
 
-struct run {
-	struct run_args *args;
-	struct sp_nl ctl;		/* info, progress group */
-	struct sig_state sig;
-	FILE *samples;
-	bool tty;
-};
-
-/* The hooks of sp_lat_wait() for one session. */
+/* The hooks of sp_wait() for one session. */
 struct session {
-	struct run *r;
+	struct sp_run *r;		/* first, for the sp_run_hook_*() */
 	struct sp_nl snl;		/* the session's own socket */
-	uint32_t size;			/* for the progress line */
+	struct sp_wait_session ws;
+	/* what the progress line shows */
+	uint32_t size;
+	uint64_t count;
+	uint64_t warmup_done;
+	bool has_last;			/* the last completed interval */
+	struct sp_interval last;
 	char prefix[32];		/* "[2/24] " in a sweep */
-	bool shown;			/* a progress line is on the terminal */
 };
 
-static int ops_stop(void *ctx, uint32_t id)
+static int ops_stop(void *ctx, size_t i)
 {
 	struct session *s = ctx;
 
-	return sp_nl_lat_stop(&s->snl, id);
+	(void)i;
+	return sp_nl_lat_stop(&s->snl, s->ws.id);
 }
 
-static int ops_get(void *ctx, uint32_t id, struct sp_lat *lat)
+static int ops_get(void *ctx, size_t i, uint8_t *state)
 {
 	struct session *s = ctx;
+	struct sp_lat lat;
+	int ret;
 
-	return sp_nl_lat_get(&s->snl, id, lat);
-}
-
-static int ops_wait(void *ctx, int64_t timeout_ms)
-{
-	struct session *s = ctx;
-	int fd = sp_nl_progress_fd(&s->r->ctl);
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct timespec ts = {
-		.tv_sec = timeout_ms / 1000, .tv_nsec = (timeout_ms % 1000) * 1000000,
-	};
-
-	if (ppoll(&pfd, fd >= 0 ? 1 : 0, &ts, &s->r->sig.wait_mask) < 0)
-		return errno == EINTR ? 0 : -errno;
-	return fd >= 0 && (pfd.revents & POLLIN) ? 1 : 0;
-}
-
-static int ops_recv(void *ctx, sp_nl_progress_fn fn, void *arg)
-{
-	struct session *s = ctx;
-
-	return sp_nl_progress_recv(&s->r->ctl, fn, arg);
-}
-
-static int64_t ops_now_ms(void *ctx)
-{
-	(void)ctx;
-	return now_ms();
-}
-
-static unsigned int ops_signals(void *ctx)
-{
-	(void)ctx;
-	return (unsigned int)stop_count;
-}
-
-static void ops_show(void *ctx, const struct sp_lat_watch *w)
-{
-	struct session *s = ctx;
-	struct sp_lat_progress p = {
-		.id = w->id, .state = w->state, .count = w->count,
-		.warmup_done = w->warmup_done,
-	};
-	char line[256];
-
-	if (!s->r->tty)
-		return;
-	sp_fmt_lat_progress(line, sizeof(line), s->size, &p, w->has_last ? &w->last : NULL);
-	fprintf(stderr, "\r\033[K%s%s", s->prefix, line);
-	fflush(stderr);
-	s->shown = true;
-}
-
-static void progress_clear(struct session *s)
-{
-	if (s->shown) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-		s->shown = false;
+	(void)i;
+	ret = sp_nl_lat_get(&s->snl, s->ws.id, &lat);
+	if (ret)
+		return ret;
+	*state = lat.state;
+	s->count = lat.count;
+	s->warmup_done = lat.warmup_done;
+	if (lat.n_intervals) {
+		s->last = lat.intervals[lat.n_intervals - 1];
+		s->has_last = true;
 	}
-}
-
-static const struct sp_lat_wait_ops wait_ops = {
-	.stop = ops_stop,
-	.get = ops_get,
-	.wait = ops_wait,
-	.recv = ops_recv,
-	.now_ms = ops_now_ms,
-	.signals = ops_signals,
-	.show = ops_show,
-};
-
-static int ignore_progress(const struct sp_lat_progress *p, void *arg)
-{
-	(void)p;
-	(void)arg;
+	sp_lat_free(&lat);
 	return 0;
 }
 
-/* Discards pending progress messages (of sessions that are gone). */
-static void progress_drain(struct sp_nl *ctl)
+static int on_progress(const struct sp_lat_progress *p, void *arg)
 {
-	if (ctl->pr_sk)
-		while (sp_nl_progress_recv(ctl, ignore_progress, NULL) == -ENOBUFS)
-			;
+	struct session *s = arg;
+
+	if (sp_wait_note(&s->ws, 1, p->id, p->state) < 0)
+		return 0;	/* another session */
+	s->count = p->count;
+	s->warmup_done = p->warmup_done;
+	if (p->has_interval) {
+		s->last = p->interval;
+		s->has_last = true;
+	}
+	return 0;
 }
+
+static int ops_recv(void *ctx)
+{
+	struct session *s = ctx;
+
+	return sp_nl_progress_recv(&s->r->ctl, on_progress, s);
+}
+
+static void ops_show(void *ctx)
+{
+	struct session *s = ctx;
+	struct sp_lat_progress p = {
+		.id = s->ws.id, .state = s->ws.state, .count = s->count,
+		.warmup_done = s->warmup_done,
+	};
+	char line[256];
+
+	sp_fmt_lat_progress(line, sizeof(line), s->size, &p, s->has_last ? &s->last : NULL);
+	sp_run_line_show(s->r, s->prefix, line);
+}
+
+static const struct sp_wait_ops wait_ops = {
+	.stop = ops_stop,
+	.get = ops_get,
+	.wait = sp_run_hook_wait,
+	.recv = ops_recv,
+	.now_ms = sp_run_hook_now_ms,
+	.signals = sp_run_hook_signals,
+	.show = ops_show,
+};
 
 /*
  * What the tables need, should the module not echo it: what was asked for,
@@ -433,18 +291,13 @@ static int write_samples(const struct sp_lat_samples *s, void *arg)
  * whenever the session was started (and must then be freed), *started says
  * so. Returns an exit status; errors are reported here.
  */
-static int run_session(struct run *r, uint64_t size, size_t index, struct sp_lat *lat,
-		       bool *started)
+static int run_session(struct sp_run *r, const struct run_args *args, FILE *samples,
+		       uint64_t size, size_t index, struct sp_lat *lat, bool *started)
 {
-	struct sp_lat_config cfg = r->args->cfg;
-	struct session s = { .r = r };
-	struct sp_lat_wait_cfg wcfg = {
-		.progress = r->ctl.pr_sk != NULL,
-		.poll_ms = r->ctl.pr_sk ? POLL_WITH_PROGRESS_MS : POLL_WITHOUT_PROGRESS_MS,
-		.stop_wait_ms = STOP_WAIT_MS,
-	};
-	struct sp_lat_watch w = { .state = SPARKPERF_LAT_STATE_CONNECTING };
-	enum sp_lat_wait_end end = SP_LAT_WAIT_FINAL;
+	struct sp_lat_config cfg = args->cfg;
+	struct session s = { .r = r, .ws.state = SPARKPERF_LAT_STATE_CONNECTING };
+	enum sp_wait_end end = SP_WAIT_FINAL;
+	struct sp_wait_cfg wcfg;
 	int ret, rc = SP_EXIT_OK;
 
 	*started = false;
@@ -454,54 +307,54 @@ static int run_session(struct run *r, uint64_t size, size_t index, struct sp_lat
 		cfg.size = (uint32_t)size;
 	}
 	s.size = cfg.has_size ? cfg.size : 2;
-	if (r->args->n_sizes > 1)
-		snprintf(s.prefix, sizeof(s.prefix), "[%zu/%zu] ", index + 1, r->args->n_sizes);
+	if (args->n_sizes > 1)
+		snprintf(s.prefix, sizeof(s.prefix), "[%zu/%zu] ", index + 1, args->n_sizes);
 
 	ret = sp_nl_open(&s.snl);
 	if (ret)
 		return sp_report_open_error("lat", "run", ret, &s.snl.err);
-	progress_drain(&r->ctl);
-	ret = sp_nl_lat_run(&s.snl, &cfg, &w.id);
+	sp_run_progress_drain(r);
+	ret = sp_nl_lat_run(&s.snl, &cfg, &s.ws.id);
 	if (ret) {
 		sp_report_nl_error(stderr, "lat", "run", ret, &s.snl.err);
 		sp_nl_close(&s.snl);
 		return SP_EXIT_ERROR;
 	}
 	*started = true;
-	ops_show(&s, &w);
+	ops_show(&s);
 
-	ret = sp_lat_wait(&wait_ops, &s, &wcfg, &w, &end);
-	progress_clear(&s);
+	sp_run_wait_cfg(r, &wcfg);
+	ret = sp_wait(&wait_ops, &s, &wcfg, &s.ws, 1, &end);
+	sp_run_line_clear(r);
 	if (ret) {
 		sp_report_nl_error(stderr, "lat", "run", ret, &s.snl.err);
 		rc = SP_EXIT_ERROR;
-	} else if (end == SP_LAT_WAIT_GAVE_UP) {
+	} else if (end == SP_WAIT_GAVE_UP) {
 		fprintf(stderr, "Warning: session %u did not stop within %d s; "
-			"printing what it measured so far.\n", w.id, STOP_WAIT_MS / 1000);
+			"printing what it measured so far.\n", s.ws.id, SP_RUN_STOP_WAIT_MS / 1000);
 	}
 	/* the final word, also after a failure above: what was measured */
-	ret = sp_nl_lat_get(&s.snl, w.id, lat);
+	ret = sp_nl_lat_get(&s.snl, s.ws.id, lat);
 	if (ret) {
 		if (rc == SP_EXIT_OK)
 			sp_report_nl_error(stderr, "lat", "run", ret, &s.snl.err);
-		lat->id = w.id;
+		lat->id = s.ws.id;
 		lat->cfg = cfg;
-		lat->state = w.state;
+		lat->state = s.ws.state;
 		fill_config(&lat->cfg, &cfg);
 		sp_nl_close(&s.snl);
 		return SP_EXIT_ERROR;
 	}
 	fill_config(&lat->cfg, &cfg);
-	if (r->samples && lat->count) {
+	if (samples && lat->count) {
 		struct samples_out o = {
-			.f = r->samples, .with_bytes = r->args->n_sizes > 1,
-			.bytes = lat->cfg.size,
+			.f = samples, .with_bytes = args->n_sizes > 1, .bytes = lat->cfg.size,
 		};
 
-		ret = sp_nl_lat_samples(&s.snl, w.id, write_samples, &o);
+		ret = sp_nl_lat_samples(&s.snl, s.ws.id, write_samples, &o);
 		if (ret) {
 			if (ret == -EIO && !s.snl.err.has_msg)
-				sp_err(stderr, "cannot write %s", r->args->samples_path);
+				sp_err(stderr, "cannot write %s", args->samples_path);
 			else
 				sp_report_nl_error(stderr, "lat", "run", ret, &s.snl.err);
 			rc = SP_EXIT_ERROR;
@@ -515,14 +368,10 @@ static int run_session(struct run *r, uint64_t size, size_t index, struct sp_lat
 static void report_end(const struct sp_lat *lat)
 {
 	if (lat->state == SPARKPERF_LAT_STATE_FAILED) {
-		int e = lat->error < 0 ? -lat->error : lat->error;
+		const char *why = sp_session_error(lat->has_error_msg, lat->error_msg,
+						   lat->has_error, lat->error);
 
-		if (lat->has_error_msg)
-			sp_err(stderr, "%s", lat->error_msg);
-		else if (lat->has_error && e)
-			sp_err(stderr, "%s", strerror(e));
-		else
-			sp_err(stderr, "the latency session failed");
+		sp_err(stderr, "%s", why ? why : "the latency session failed");
 	} else if (lat->state == SPARKPERF_LAT_STATE_STOPPED) {
 		fprintf(stderr, "Session %u (%u B) stopped after %" PRIu64 " round trip%s.\n",
 			lat->id, lat->cfg.size, lat->count, lat->count == 1 ? "" : "s");
@@ -536,9 +385,9 @@ static void report_end(const struct sp_lat *lat)
 static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct run_args args;
-	struct run r = { .args = &args };
+	struct sp_run r;
 	struct sp_lat lats[SP_SWEEP_MAX];
-	struct env_buf env;
+	FILE *samples = NULL;
 	size_t n_runs, n_lats = 0, i;
 	bool measured = false, header = false, started;
 	int ret, rc = SP_EXIT_OK;
@@ -550,29 +399,24 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 		return ret;
 	n_runs = args.n_sizes ? args.n_sizes : 1;
 
-	ret = sp_nl_open(&r.ctl);
+	ret = sp_run_start(&r, "lat");
 	if (ret)
-		return sp_report_open_error("lat", "run", ret, &r.ctl.err);
-	env_collect(&r.ctl, &env);
-	/* without the group (no permission: LAT_RUN will say so), poll LAT_GET */
-	if (sp_nl_progress_open(&r.ctl))
-		memset(&r.ctl.err, 0, sizeof(r.ctl.err));
+		return ret;
 	if (args.samples_path) {
-		r.samples = fopen(args.samples_path, "we");
-		if (!r.samples) {
+		samples = fopen(args.samples_path, "we");
+		if (!samples) {
 			sp_err(stderr, "cannot write %s: %s", args.samples_path, strerror(errno));
-			sp_nl_close(&r.ctl);
+			sp_run_end(&r);
 			return SP_EXIT_ERROR;
 		}
-		sp_print_samples_csv_header(r.samples, args.n_sizes > 1);
+		sp_print_samples_csv_header(samples, args.n_sizes > 1);
 	}
-	r.tty = isatty(STDERR_FILENO);
 
-	signals_catch(&r.sig);
-	for (i = 0; i < n_runs && !signal_pending(&r.sig); i++) {
+	for (i = 0; i < n_runs && !sp_run_signal_pending(&r.sig); i++) {
 		struct sp_lat *lat = &lats[n_lats];
 
-		rc = run_session(&r, args.n_sizes ? args.sizes[i] : 0, i, lat, &started);
+		rc = run_session(&r, &args, samples, args.n_sizes ? args.sizes[i] : 0, i, lat,
+				 &started);
 		if (!started)
 			break;
 		n_lats++;
@@ -580,7 +424,7 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 			measured = true;
 		if (!ctx->json && lat->count) {
 			if (!header)
-				sp_print_lat_header(lat, &env.env);
+				sp_print_lat_header(lat, &r.env.env);
 			header = true;
 			sp_print_lat_row(lat);
 			sp_print_flush();
@@ -591,10 +435,10 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 		if (rc != SP_EXIT_OK)
 			break;
 	}
-	signals_restore(&r.sig);
+	sp_run_signals_restore(&r.sig);
 
 	if (ctx->json && n_lats) {
-		ret = sp_print_lat_json(lats, n_lats, &args.cfg, &env.env);
+		ret = sp_print_lat_json(lats, n_lats, &args.cfg, &r.env.env);
 		if (ret) {
 			sp_report_nl_error(stderr, "lat", "run", ret, NULL);
 			rc = SP_EXIT_ERROR;
@@ -602,19 +446,12 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	for (i = 0; i < n_lats; i++)
 		sp_lat_free(&lats[i]);
-	if (r.samples && fclose(r.samples)) {
+	if (samples && fclose(samples)) {
 		sp_err(stderr, "cannot write %s: %s", args.samples_path, strerror(errno));
 		rc = SP_EXIT_ERROR;
 	}
-	sp_nl_close(&r.ctl);
-	if (r.ctl.bad_progress)
-		fprintf(stderr, "Warning: %u malformed progress message%s skipped.\n",
-			r.ctl.bad_progress, r.ctl.bad_progress == 1 ? " was" : "s were");
-
-	/* interrupted before anything was measured: as a shell reports it */
-	if (rc == SP_EXIT_OK && stop_signal && !measured)
-		rc = 128 + stop_signal;
-	return rc;
+	sp_run_end(&r);
+	return sp_run_exit(rc, measured);
 }
 
 static const struct sp_cmd lat_cmds[] = {

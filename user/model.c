@@ -5,6 +5,24 @@
 
 #include "model.h"
 
+int sp_array_add(void *items, size_t *n, size_t *cap, size_t elem_size, const void *elem)
+{
+	void **arr = items;
+
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+		void *a = reallocarray(*arr, c, elem_size);
+
+		if (!a)
+			return -ENOMEM;
+		*arr = a;
+		*cap = c;
+	}
+	memcpy((char *)*arr + *n * elem_size, elem, elem_size);
+	(*n)++;
+	return 0;
+}
+
 void sp_dev_free(struct sp_dev *dev)
 {
 	size_t i;
@@ -32,18 +50,11 @@ void sp_dev_list_free(struct sp_dev_list *list)
 
 int sp_dev_list_add(struct sp_dev_list *list, struct sp_dev *dev)
 {
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 4;
-		struct sp_dev *devs = reallocarray(list->devs, cap, sizeof(*devs));
+	int ret = sp_array_add(&list->devs, &list->n, &list->cap, sizeof(*dev), dev);
 
-		if (!devs)
-			return -ENOMEM;
-		list->devs = devs;
-		list->cap = cap;
-	}
-	list->devs[list->n++] = *dev;
-	memset(dev, 0, sizeof(*dev));
-	return 0;
+	if (!ret)
+		memset(dev, 0, sizeof(*dev));
+	return ret;
 }
 
 void sp_server_list_free(struct sp_server_list *list)
@@ -56,17 +67,7 @@ void sp_server_list_free(struct sp_server_list *list)
 
 int sp_server_list_add(struct sp_server_list *list, const struct sp_server *srv)
 {
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 4;
-		struct sp_server *s = reallocarray(list->servers, cap, sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		list->servers = s;
-		list->cap = cap;
-	}
-	list->servers[list->n++] = *srv;
-	return 0;
+	return sp_array_add(&list->servers, &list->n, &list->cap, sizeof(*srv), srv);
 }
 
 void sp_lat_free(struct sp_lat *lat)
@@ -92,18 +93,52 @@ void sp_lat_list_free(struct sp_lat_list *list)
 
 int sp_lat_list_add(struct sp_lat_list *list, struct sp_lat *lat)
 {
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 4;
-		struct sp_lat *l = reallocarray(list->lats, cap, sizeof(*l));
+	int ret = sp_array_add(&list->lats, &list->n, &list->cap, sizeof(*lat), lat);
 
-		if (!l)
-			return -ENOMEM;
-		list->lats = l;
-		list->cap = cap;
-	}
-	list->lats[list->n++] = *lat;
-	memset(lat, 0, sizeof(*lat));
-	return 0;
+	if (!ret)
+		memset(lat, 0, sizeof(*lat));
+	return ret;
+}
+
+void sp_bw_free(struct sp_bw *bw)
+{
+	if (!bw)
+		return;
+	free(bw->intervals);
+	bw->intervals = NULL;
+	bw->n_intervals = 0;
+}
+
+void sp_bw_list_free(struct sp_bw_list *list)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < list->n; i++)
+		sp_bw_free(&list->bws[i]);
+	free(list->bws);
+	memset(list, 0, sizeof(*list));
+}
+
+int sp_bw_list_add(struct sp_bw_list *list, struct sp_bw *bw)
+{
+	int ret = sp_array_add(&list->bws, &list->n, &list->cap, sizeof(*bw), bw);
+
+	if (!ret)
+		memset(bw, 0, sizeof(*bw));
+	return ret;
+}
+
+const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int32_t error)
+{
+	int e = error < 0 ? -error : error;
+
+	if (has_msg)
+		return msg;
+	if (has_error && e)
+		return strerror(e);
+	return NULL;
 }
 
 bool sp_lat_state_final(unsigned int state)

@@ -128,13 +128,19 @@ struct sp_lat_config {
 	uint32_t interval_ms;
 };
 
-/* One completed interval of the series; times are round trips. */
-struct sp_lat_interval {
-	uint64_t end_ns;		/* since the first measured round trip */
+/*
+ * One completed interval of a session's series. Latency: end_ns since the
+ * first measured round trip, count round trips, their p50, p99 and max
+ * (round trip times). Bandwidth: end_ns since the session's START_NS, count
+ * messages and bytes, both directions.
+ */
+struct sp_interval {
+	uint64_t end_ns;
 	uint64_t count;
 	uint64_t p50_ns;
 	uint64_t p99_ns;
 	uint64_t max_ns;
+	uint64_t bytes;
 };
 
 #define SP_LAT_ERRMSG_MAX 256
@@ -166,7 +172,7 @@ struct sp_lat {
 	uint64_t p999_ns;
 	uint64_t p9999_ns;
 	uint64_t p99999_ns;
-	struct sp_lat_interval *intervals;
+	struct sp_interval *intervals;
 	size_t n_intervals;
 };
 
@@ -176,6 +182,81 @@ struct sp_lat_list {
 	size_t cap;
 };
 
+/*
+ * A bandwidth session's configuration, with the conventions of struct
+ * sp_lat_config. bidir and validate are flags: sent when true; in a reply,
+ * true when the kernel echoed them.
+ */
+struct sp_bw_config {
+	struct sp_addr peer;
+	bool has_port;
+	uint16_t port;
+	bool has_dev;
+	char dev[SPARKPERF_DEV_NAME_MAX];
+	bool has_op;
+	uint8_t op;			/* enum sparkperf_lat_op */
+	bool has_size;
+	uint32_t size;			/* bytes per message */
+	bool has_qps;
+	uint32_t qps;
+	bool has_threads;
+	uint32_t threads;
+	bool has_depth;
+	uint32_t depth;			/* work requests in flight per QP */
+	bool has_signal;
+	uint32_t signal;		/* a completion every this many */
+	bool has_iters;
+	uint64_t iters;			/* messages per QP */
+	bool has_duration;
+	uint32_t duration_ms;
+	bool bidir;
+	bool validate;
+	bool has_interval;
+	uint32_t interval_ms;
+	bool has_start_at;
+	uint64_t start_at_ns;		/* CLOCK_MONOTONIC */
+};
+
+/* SPARKPERF_CMD_BW_GET: one session. Bytes and messages are payload. */
+struct sp_bw {
+	uint32_t id;
+	struct sp_bw_config cfg;	/* cfg.dev: the device used */
+	uint8_t state;			/* enum sparkperf_lat_state */
+	bool has_error;
+	int32_t error;			/* negative errno */
+	bool has_error_msg;
+	char error_msg[SP_LAT_ERRMSG_MAX];
+	bool has_start;
+	uint64_t start_ns;		/* CLOCK_MONOTONIC, first work request */
+	uint64_t elapsed_ns;		/* from then to the last completion */
+	uint64_t tx_bytes;
+	uint64_t tx_msgs;
+	uint64_t rx_bytes;
+	uint64_t rx_msgs;
+	bool has_validate_errors;
+	uint64_t validate_errors;
+	bool has_cpu;
+	uint64_t cpu_ns;		/* CPU time of the sending threads */
+	struct sp_interval *intervals;	/* end_ns since start_ns */
+	size_t n_intervals;
+};
+
+struct sp_bw_list {
+	struct sp_bw *bws;
+	size_t n;
+	size_t cap;
+};
+
+/* SPARKPERF_CMD_BW_PROGRESS on the "progress" group. */
+struct sp_bw_progress {
+	uint32_t id;
+	uint8_t state;
+	uint64_t tx_bytes;
+	uint64_t rx_bytes;
+	bool has_interval;		/* sent at the end of an interval */
+	struct sp_interval interval;
+};
+
 /* SPARKPERF_CMD_LAT_PROGRESS on the "progress" group. */
 struct sp_lat_progress {
 	uint32_t id;
@@ -183,7 +264,7 @@ struct sp_lat_progress {
 	uint64_t count;
 	uint64_t warmup_done;
 	bool has_interval;		/* sent at the end of an interval */
-	struct sp_lat_interval interval;
+	struct sp_interval interval;
 };
 
 /* One SPARKPERF_CMD_LAT_SAMPLES message: n raw samples, not yet decoded. */
@@ -198,6 +279,12 @@ struct sp_lat_samples {
 void sp_lat_samples_get(const struct sp_lat_samples *s, size_t i,
 			uint64_t *start_ns, uint64_t *rtt_ns);
 
+/*
+ * Appends the elem_size bytes at elem to the array *items of *n elements
+ * (room for *cap), doubling it when full; 0 or -ENOMEM.
+ */
+int sp_array_add(void *items, size_t *n, size_t *cap, size_t elem_size, const void *elem);
+
 void sp_dev_free(struct sp_dev *dev);
 void sp_dev_list_free(struct sp_dev_list *list);
 /* Appends a copy of *dev (taking ownership of its arrays); 0 or -ENOMEM. */
@@ -209,6 +296,14 @@ int sp_server_list_add(struct sp_server_list *list, const struct sp_server *srv)
 void sp_lat_free(struct sp_lat *lat);
 void sp_lat_list_free(struct sp_lat_list *list);
 int sp_lat_list_add(struct sp_lat_list *list, struct sp_lat *lat);
+void sp_bw_free(struct sp_bw *bw);
+void sp_bw_list_free(struct sp_bw_list *list);
+int sp_bw_list_add(struct sp_bw_list *list, struct sp_bw *bw);
+/*
+ * Why a session failed, in words: the module's message, else its errno
+ * (negative or not) as strerror() says it; NULL when neither is known.
+ */
+const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int32_t error);
 /* true once the session has ended: DONE, STOPPED or FAILED */
 bool sp_lat_state_final(unsigned int state);
 

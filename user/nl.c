@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,19 @@ static int put_failed(struct nl_msg **out)
 	return -ENOMEM;
 }
 
+/* cmd with flags, and the u32 attribute attr = id when has_id. */
+static int id_msg(int family, uint8_t cmd, int flags, int attr, bool has_id, uint32_t id,
+		  struct nl_msg **out)
+{
+	int ret = req_new(family, cmd, flags, out);
+
+	if (ret)
+		return ret;
+	if (has_id && nla_put_u32(*out, attr, id) < 0)
+		return put_failed(out);
+	return 0;
+}
+
 static bool addr_valid(const struct sp_addr *a)
 {
 	return a->len == 4 || a->len == 16;
@@ -172,13 +186,8 @@ int sp_nl_server_start_msg(int family, const struct sp_addr *addr, bool has_port
 
 int sp_nl_server_stop_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
 {
-	int ret = req_new(family, SPARKPERF_CMD_SERVER_STOP, NLM_F_ACK, out);
-
-	if (ret)
-		return ret;
-	if (has_id && nla_put_u32(*out, SPARKPERF_A_SERVER_ID, id) < 0)
-		return put_failed(out);
-	return 0;
+	return id_msg(family, SPARKPERF_CMD_SERVER_STOP, NLM_F_ACK, SPARKPERF_A_SERVER_ID, has_id,
+		      id, out);
 }
 
 int sp_nl_server_get_msg(int family, struct nl_msg **out)
@@ -186,69 +195,170 @@ int sp_nl_server_get_msg(int family, struct nl_msg **out)
 	return req_new(family, SPARKPERF_CMD_SERVER_GET, NLM_F_DUMP, out);
 }
 
-int sp_nl_lat_run_msg(int family, const struct sp_lat_config *c, struct nl_msg **out)
+/*
+ * Attributes as tables: each one's type, its kind and where it lives in the
+ * plain structs of model.h. One table builds a request (put_fields) and
+ * parses the reply that echoes it (get_fields, with the parsers below).
+ */
+enum field_kind { F_U8, F_U16, F_U32, F_U64, F_S32, F_FLAG, F_ADDR, F_DEVNAME, F_ERRMSG };
+
+struct field {
+	const char *name;	/* the attribute's name, for a malformed reply */
+	int type;
+	enum field_kind kind;
+	bool required;		/* in a reply */
+	size_t off;		/* of the value in the struct */
+	size_t has;		/* 1 + offset of the bool saying it is set; 0: none */
+};
+
+#define FIELD(st, attr, kind, m) { #attr, attr, kind, false, offsetof(st, m), 0 }
+#define FIELD_REQ(st, attr, kind, m) { #attr, attr, kind, true, offsetof(st, m), 0 }
+#define FIELD_HAS(st, attr, kind, m, h) \
+	{ #attr, attr, kind, false, offsetof(st, m), offsetof(st, h) + 1 }
+
+#define LC(a, k, m, h) FIELD_HAS(struct sp_lat_config, SPARKPERF_A_LAT_##a, k, m, h)
+static const struct field lat_config_fields[] = {
+	FIELD(struct sp_lat_config, SPARKPERF_A_LAT_PEER, F_ADDR, peer),
+	LC(PORT, F_U16, port, has_port),
+	LC(DEV, F_DEVNAME, dev, has_dev),
+	LC(OP, F_U8, op, has_op),
+	LC(SIZE, F_U32, size, has_size),
+	LC(ITERS, F_U64, iters, has_iters),
+	LC(DURATION_MS, F_U32, duration_ms, has_duration),
+	LC(WARMUP, F_U32, warmup, has_warmup),
+	LC(CPU, F_U32, cpu, has_cpu),
+	LC(SAMPLES_MAX, F_U32, samples_max, has_samples_max),
+	LC(INTERVAL_MS, F_U32, interval_ms, has_interval),
+};
+#undef LC
+
+#define BC(a, k, m, h) FIELD_HAS(struct sp_bw_config, SPARKPERF_A_BW_##a, k, m, h)
+static const struct field bw_config_fields[] = {
+	FIELD(struct sp_bw_config, SPARKPERF_A_BW_PEER, F_ADDR, peer),
+	BC(PORT, F_U16, port, has_port),
+	BC(DEV, F_DEVNAME, dev, has_dev),
+	BC(OP, F_U8, op, has_op),
+	BC(SIZE, F_U32, size, has_size),
+	BC(QPS, F_U32, qps, has_qps),
+	BC(THREADS, F_U32, threads, has_threads),
+	BC(DEPTH, F_U32, depth, has_depth),
+	BC(SIGNAL, F_U32, signal, has_signal),
+	BC(ITERS, F_U64, iters, has_iters),
+	BC(DURATION_MS, F_U32, duration_ms, has_duration),
+	FIELD(struct sp_bw_config, SPARKPERF_A_BW_BIDIR, F_FLAG, bidir),
+	FIELD(struct sp_bw_config, SPARKPERF_A_BW_VALIDATE, F_FLAG, validate),
+	BC(INTERVAL_MS, F_U32, interval_ms, has_interval),
+	BC(START_AT_NS, F_U64, start_at_ns, has_start_at),
+};
+#undef BC
+
+static int put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src)
 {
-	struct nl_msg *m;
+	const char *base = src;
+	int ret = 0;
+
+	for (; n && ret >= 0; n--, f++) {
+		const void *p = base + f->off;
+		const struct sp_addr *a = p;
+
+		if (f->has && !*(const bool *)(base + f->has - 1))
+			continue;
+		switch (f->kind) {
+		case F_U8:
+			ret = nla_put_u8(m, f->type, *(const uint8_t *)p);
+			break;
+		case F_U16:
+			ret = nla_put_u16(m, f->type, *(const uint16_t *)p);
+			break;
+		case F_U32:
+			ret = nla_put_u32(m, f->type, *(const uint32_t *)p);
+			break;
+		case F_U64:
+			ret = nla_put_u64(m, f->type, *(const uint64_t *)p);
+			break;
+		case F_S32:
+			ret = nla_put_s32(m, f->type, *(const int32_t *)p);
+			break;
+		case F_FLAG:
+			if (*(const bool *)p)
+				ret = nla_put_flag(m, f->type);
+			break;
+		case F_ADDR:
+			if (a->len)
+				ret = nla_put(m, f->type, a->len, a->raw);
+			break;
+		case F_DEVNAME:
+		case F_ERRMSG:
+			ret = nla_put_string(m, f->type, p);
+			break;
+		}
+	}
+	return ret < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * A LAT_RUN or BW_RUN: the peer (required), not both iterations and a
+ * duration, a device name that fits.
+ */
+static int run_msg(int family, uint8_t cmd, const struct field *f, size_t n, const void *cfg,
+		   const struct sp_addr *peer, bool iters_and_duration, bool has_dev,
+		   const char *dev, struct nl_msg **out)
+{
 	int ret;
 
 	*out = NULL;
-	if (!addr_valid(&c->peer) || (c->has_iters && c->has_duration))
+	if (!addr_valid(peer) || iters_and_duration)
 		return -EINVAL;
-	if (c->has_dev && (!c->dev[0] || strnlen(c->dev, sizeof(c->dev)) >= sizeof(c->dev)))
+	if (has_dev && (!dev[0] || strnlen(dev, SPARKPERF_DEV_NAME_MAX) >= SPARKPERF_DEV_NAME_MAX))
 		return -EINVAL;
-	ret = req_new(family, SPARKPERF_CMD_LAT_RUN, NLM_F_ACK, out);
+	ret = req_new(family, cmd, NLM_F_ACK, out);
 	if (ret)
 		return ret;
-	m = *out;
-	if (nla_put(m, SPARKPERF_A_LAT_PEER, c->peer.len, c->peer.raw) < 0 ||
-	    (c->has_port && nla_put_u16(m, SPARKPERF_A_LAT_PORT, c->port) < 0) ||
-	    (c->has_dev && nla_put_string(m, SPARKPERF_A_LAT_DEV, c->dev) < 0) ||
-	    (c->has_op && nla_put_u8(m, SPARKPERF_A_LAT_OP, c->op) < 0) ||
-	    (c->has_size && nla_put_u32(m, SPARKPERF_A_LAT_SIZE, c->size) < 0) ||
-	    (c->has_iters && nla_put_u64(m, SPARKPERF_A_LAT_ITERS, c->iters) < 0) ||
-	    (c->has_duration &&
-	     nla_put_u32(m, SPARKPERF_A_LAT_DURATION_MS, c->duration_ms) < 0) ||
-	    (c->has_warmup && nla_put_u32(m, SPARKPERF_A_LAT_WARMUP, c->warmup) < 0) ||
-	    (c->has_cpu && nla_put_u32(m, SPARKPERF_A_LAT_CPU, c->cpu) < 0) ||
-	    (c->has_samples_max &&
-	     nla_put_u32(m, SPARKPERF_A_LAT_SAMPLES_MAX, c->samples_max) < 0) ||
-	    (c->has_interval &&
-	     nla_put_u32(m, SPARKPERF_A_LAT_INTERVAL_MS, c->interval_ms) < 0))
+	if (put_fields(*out, f, n, cfg))
 		return put_failed(out);
 	return 0;
+}
+
+int sp_nl_lat_run_msg(int family, const struct sp_lat_config *c, struct nl_msg **out)
+{
+	return run_msg(family, SPARKPERF_CMD_LAT_RUN, lat_config_fields,
+		       ARRAY_SIZE(lat_config_fields), c, &c->peer, c->has_iters && c->has_duration,
+		       c->has_dev, c->dev, out);
+}
+
+int sp_nl_bw_run_msg(int family, const struct sp_bw_config *c, struct nl_msg **out)
+{
+	return run_msg(family, SPARKPERF_CMD_BW_RUN, bw_config_fields,
+		       ARRAY_SIZE(bw_config_fields), c, &c->peer, c->has_iters && c->has_duration,
+		       c->has_dev, c->dev, out);
 }
 
 int sp_nl_lat_stop_msg(int family, uint32_t id, struct nl_msg **out)
 {
-	int ret = req_new(family, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK, out);
-
-	if (ret)
-		return ret;
-	if (nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
-		return put_failed(out);
-	return 0;
+	return id_msg(family, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK, SPARKPERF_A_LAT_ID, true, id, out);
 }
 
 int sp_nl_lat_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
 {
-	int ret = req_new(family, SPARKPERF_CMD_LAT_GET, has_id ? NLM_F_ACK : NLM_F_DUMP, out);
-
-	if (ret)
-		return ret;
-	if (has_id && nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
-		return put_failed(out);
-	return 0;
+	return id_msg(family, SPARKPERF_CMD_LAT_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
+		      SPARKPERF_A_LAT_ID, has_id, id, out);
 }
 
 int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out)
 {
-	int ret = req_new(family, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP, out);
+	return id_msg(family, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP, SPARKPERF_A_LAT_ID, true,
+		      id, out);
+}
 
-	if (ret)
-		return ret;
-	if (nla_put_u32(*out, SPARKPERF_A_LAT_ID, id) < 0)
-		return put_failed(out);
-	return 0;
+int sp_nl_bw_stop_msg(int family, uint32_t id, struct nl_msg **out)
+{
+	return id_msg(family, SPARKPERF_CMD_BW_STOP, NLM_F_ACK, SPARKPERF_A_BW_ID, true, id, out);
+}
+
+int sp_nl_bw_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
+{
+	return id_msg(family, SPARKPERF_CMD_BW_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
+		      SPARKPERF_A_BW_ID, has_id, id, out);
 }
 
 /* ---- reply parsers ---------------------------------------------------- */
@@ -370,16 +480,6 @@ STR_GETTER(get_str_kernel, sizeof(((struct sp_info *)0)->kernel))
 	do { \
 		if (!(tb)[type] || getter((tb)[type], dst)) \
 			return bad(why, #type); \
-	} while (0)
-
-/* Optional attribute that sets a has_* flag. */
-#define OPT_HAS(getter, tb, type, dst, has) \
-	do { \
-		if ((tb)[type]) { \
-			if (getter((tb)[type], dst)) \
-				return bad(why, #type); \
-			(has) = true; \
-		} \
 	} while (0)
 
 static size_t count_nested(struct nlattr *nest, int type)
@@ -535,128 +635,284 @@ int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char *
 	return 0;
 }
 
-int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
+/* The attributes of a table that tb holds into dst; see struct field. */
+static int get_fields(struct nlattr **tb, const struct field *f, size_t n, void *dst,
+		      const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
+	char *base = dst;
+	int ret = 0;
 
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, id);
+	for (; n; n--, f++) {
+		struct nlattr *a = tb[f->type];
+		void *p = base + f->off;
+
+		if (!a) {
+			if (f->required)
+				return bad(why, f->name);
+			continue;
+		}
+		switch (f->kind) {
+		case F_U8:
+			ret = get_u8(a, p);
+			break;
+		case F_U16:
+			ret = get_u16(a, p);
+			break;
+		case F_U32:
+			ret = get_u32(a, p);
+			break;
+		case F_U64:
+			ret = get_u64(a, p);
+			break;
+		case F_S32:
+			ret = get_s32(a, p);
+			break;
+		case F_FLAG:
+			*(bool *)p = true;
+			break;
+		case F_ADDR:
+			ret = get_addr(a, p);
+			break;
+		case F_DEVNAME:
+			ret = get_str_devname(a, p);
+			break;
+		case F_ERRMSG:
+			ret = get_str_errmsg(a, p);
+			break;
+		}
+		if (ret)
+			return bad(why, f->name);
+		if (f->has)
+			*(bool *)(base + f->has - 1) = true;
+	}
 	return 0;
 }
 
-static int get_interval(struct nlattr *attr, struct sp_lat_interval *iv, const char **why)
+#define LR(a, k, m) FIELD(struct sp_lat, SPARKPERF_A_LAT_##a, k, m)
+static const struct field lat_fields[] = {
+	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_ID, F_U32, id),
+	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_STATE, F_U8, state),
+	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR, F_S32, error, has_error),
+	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	LR(WARMUP_DONE, F_U64, warmup_done),
+	LR(COUNT, F_U64, count),
+	LR(ELAPSED_NS, F_U64, elapsed_ns),
+	LR(YIELDS, F_U64, yields),
+	LR(RT_YIELDS, F_U64, rt_yields),
+	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_CLOCK_RES_NS, F_U32, clock_res_ns, has_clock_res),
+	LR(MIN_NS, F_U64, min_ns),
+	LR(MAX_NS, F_U64, max_ns),
+	LR(SUM_NS, F_U64, sum_ns),
+	LR(SUMSQ_HI, F_U64, sumsq_hi),
+	LR(SUMSQ_LO, F_U64, sumsq_lo),
+	LR(P50_NS, F_U64, p50_ns),
+	LR(P90_NS, F_U64, p90_ns),
+	LR(P99_NS, F_U64, p99_ns),
+	LR(P999_NS, F_U64, p999_ns),
+	LR(P9999_NS, F_U64, p9999_ns),
+	LR(P99999_NS, F_U64, p99999_ns),
+};
+#undef LR
+
+#define BR(a, k, m) FIELD(struct sp_bw, SPARKPERF_A_BW_##a, k, m)
+static const struct field bw_fields[] = {
+	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_ID, F_U32, id),
+	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_STATE, F_U8, state),
+	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR, F_S32, error, has_error),
+	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_START_NS, F_U64, start_ns, has_start),
+	BR(ELAPSED_NS, F_U64, elapsed_ns),
+	BR(TX_BYTES, F_U64, tx_bytes),
+	BR(TX_MSGS, F_U64, tx_msgs),
+	BR(RX_BYTES, F_U64, rx_bytes),
+	BR(RX_MSGS, F_U64, rx_msgs),
+	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_VALIDATE_ERRORS, F_U64, validate_errors,
+		  has_validate_errors),
+	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_CPU_NS, F_U64, cpu_ns, has_cpu),
+};
+#undef BR
+
+static const struct field lat_progress_fields[] = {
+	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_ID, F_U32, id),
+	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_STATE, F_U8, state),
+	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_COUNT, F_U64, count),
+	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_WARMUP_DONE, F_U64, warmup_done),
+};
+
+static const struct field bw_progress_fields[] = {
+	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_ID, F_U32, id),
+	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_STATE, F_U8, state),
+	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_TX_BYTES, F_U64, tx_bytes),
+	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_RX_BYTES, F_U64, rx_bytes),
+};
+
+#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
+static const struct field interval_fields[] = {
+	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
+	IV(COUNT, F_U64, count),
+	IV(P50_NS, F_U64, p50_ns),
+	IV(P99_NS, F_U64, p99_ns),
+	IV(MAX_NS, F_U64, max_ns),
+	IV(BYTES, F_U64, bytes),
+};
+#undef IV
+
+/* The larger of the two attribute spaces of sessions. */
+#define SESSION_ATTR_MAX \
+	(SPARKPERF_A_LAT_MAX > SPARKPERF_A_BW_MAX ? SPARKPERF_A_LAT_MAX : SPARKPERF_A_BW_MAX)
+
+/* The u32 attribute type (named name) of a reply, as *v. */
+static int parse_u32(struct nlmsghdr *nlh, int type, const char *name, uint32_t *v,
+		     const char **why)
+{
+	struct nlattr *tb[SESSION_ATTR_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, SESSION_ATTR_MAX, NULL) < 0)
+		return bad(why, "truncated message");
+	if (!tb[type] || get_u32(tb[type], v))
+		return bad(why, name);
+	return 0;
+}
+
+int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
+{
+	return parse_u32(nlh, SPARKPERF_A_LAT_ID, "SPARKPERF_A_LAT_ID", id, why);
+}
+
+int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
+{
+	return parse_u32(nlh, SPARKPERF_A_BW_ID, "SPARKPERF_A_BW_ID", id, why);
+}
+
+/* One interval, the nested attribute attr (named name). */
+static int get_interval(struct nlattr *attr, const char *name, struct sp_interval *iv,
+			const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
 
 	memset(iv, 0, sizeof(*iv));
 	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
-		return bad(why, "SPARKPERF_A_LAT_INTERVAL");
-	REQ(get_u64, tb, SPARKPERF_A_INTERVAL_END_NS, &iv->end_ns);
-	REQ(get_u64, tb, SPARKPERF_A_INTERVAL_COUNT, &iv->count);
-	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_P50_NS, &iv->p50_ns);
-	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_P99_NS, &iv->p99_ns);
-	OPT(get_u64, tb, SPARKPERF_A_INTERVAL_MAX_NS, &iv->max_ns);
+		return bad(why, name);
+	return get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
+}
+
+/* The SPARKPERF_A_LAT_INTERVALS_ENTRY list of nest, into a new array. */
+static int get_intervals(struct nlattr *nest, struct sp_interval **ivs, size_t *n,
+			 const char **why)
+{
+	size_t count = count_nested(nest, SPARKPERF_A_LAT_INTERVALS_ENTRY);
+	struct nlattr *pos;
+	int rem, ret;
+
+	if (!count)
+		return 0;
+	*ivs = calloc(count, sizeof(**ivs));
+	if (!*ivs)
+		return -ENOMEM;
+	nla_for_each_nested(pos, nest, rem) {
+		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
+			continue;
+		ret = get_interval(pos, "SPARKPERF_A_LAT_INTERVALS_ENTRY", &(*ivs)[*n], why);
+		if (ret)
+			return ret;
+		(*n)++;
+	}
 	return 0;
 }
 
-static int get_lat_config(struct nlattr **tb, struct sp_lat_config *c, const char **why)
+/*
+ * A session (LAT_GET, BW_GET): its results (fields) into dst, its
+ * configuration into cfg, the interval list attribute ivl_attr.
+ */
+struct session_parse {
+	int maxtype;
+	const struct field *fields, *config;
+	size_t n_fields, n_config;
+	int ivl_attr;
+};
+
+static int parse_session(struct nlmsghdr *nlh, const struct session_parse *sp, void *dst,
+			 void *cfg, struct sp_interval **ivs, size_t *n, const char **why)
 {
-	OPT(get_addr, tb, SPARKPERF_A_LAT_PEER, &c->peer);
-	OPT_HAS(get_u16, tb, SPARKPERF_A_LAT_PORT, &c->port, c->has_port);
-	OPT_HAS(get_str_devname, tb, SPARKPERF_A_LAT_DEV, c->dev, c->has_dev);
-	OPT_HAS(get_u8, tb, SPARKPERF_A_LAT_OP, &c->op, c->has_op);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_SIZE, &c->size, c->has_size);
-	OPT_HAS(get_u64, tb, SPARKPERF_A_LAT_ITERS, &c->iters, c->has_iters);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_DURATION_MS, &c->duration_ms, c->has_duration);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_WARMUP, &c->warmup, c->has_warmup);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_CPU, &c->cpu, c->has_cpu);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_SAMPLES_MAX, &c->samples_max, c->has_samples_max);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_INTERVAL_MS, &c->interval_ms, c->has_interval);
-	return 0;
+	struct nlattr *tb[SESSION_ATTR_MAX + 1];
+	int ret;
+
+	if (genlmsg_parse(nlh, 0, tb, sp->maxtype, NULL) < 0)
+		return bad(why, "truncated message");
+	ret = get_fields(tb, sp->fields, sp->n_fields, dst, why);
+	if (!ret)
+		ret = get_fields(tb, sp->config, sp->n_config, cfg, why);
+	if (!ret && tb[sp->ivl_attr])
+		ret = get_intervals(tb[sp->ivl_attr], ivs, n, why);
+	return ret;
 }
 
 int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1], *pos;
-	size_t n;
-	int rem, ret;
+	static const struct session_parse sp = {
+		SPARKPERF_A_LAT_MAX, lat_fields, lat_config_fields, ARRAY_SIZE(lat_fields),
+		ARRAY_SIZE(lat_config_fields), SPARKPERF_A_LAT_INTERVALS,
+	};
 
 	memset(lat, 0, sizeof(*lat));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &lat->id);
-	ret = get_lat_config(tb, &lat->cfg, why);
-	if (ret)
-		return ret;
-	REQ(get_u8, tb, SPARKPERF_A_LAT_STATE, &lat->state);
-	OPT_HAS(get_s32, tb, SPARKPERF_A_LAT_ERROR, &lat->error, lat->has_error);
-	OPT_HAS(get_str_errmsg, tb, SPARKPERF_A_LAT_ERROR_MSG, lat->error_msg,
-		lat->has_error_msg);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_WARMUP_DONE, &lat->warmup_done);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_COUNT, &lat->count);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_ELAPSED_NS, &lat->elapsed_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_YIELDS, &lat->yields);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_RT_YIELDS, &lat->rt_yields);
-	OPT_HAS(get_u32, tb, SPARKPERF_A_LAT_CLOCK_RES_NS, &lat->clock_res_ns,
-		lat->has_clock_res);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_MIN_NS, &lat->min_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_MAX_NS, &lat->max_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_SUM_NS, &lat->sum_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_SUMSQ_HI, &lat->sumsq_hi);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_SUMSQ_LO, &lat->sumsq_lo);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P50_NS, &lat->p50_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P90_NS, &lat->p90_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P99_NS, &lat->p99_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P999_NS, &lat->p999_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P9999_NS, &lat->p9999_ns);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_P99999_NS, &lat->p99999_ns);
+	return parse_session(nlh, &sp, lat, &lat->cfg, &lat->intervals, &lat->n_intervals, why);
+}
 
-	if (!tb[SPARKPERF_A_LAT_INTERVALS])
-		return 0;
-	n = count_nested(tb[SPARKPERF_A_LAT_INTERVALS], SPARKPERF_A_LAT_INTERVALS_ENTRY);
-	if (!n)
-		return 0;
-	lat->intervals = calloc(n, sizeof(*lat->intervals));
-	if (!lat->intervals)
-		return -ENOMEM;
-	nla_for_each_nested(pos, tb[SPARKPERF_A_LAT_INTERVALS], rem) {
-		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
-			continue;
-		ret = get_interval(pos, &lat->intervals[lat->n_intervals], why);
-		if (ret)
-			return ret;
-		lat->n_intervals++;
-	}
-	return 0;
+int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why)
+{
+	static const struct session_parse sp = {
+		SPARKPERF_A_BW_MAX, bw_fields, bw_config_fields, ARRAY_SIZE(bw_fields),
+		ARRAY_SIZE(bw_config_fields), SPARKPERF_A_BW_INTERVALS,
+	};
+
+	memset(bw, 0, sizeof(*bw));
+	return parse_session(nlh, &sp, bw, &bw->cfg, &bw->intervals, &bw->n_intervals, why);
+}
+
+/*
+ * A progress message of command cmd: its fields into dst and, when it has
+ * the nested attribute ivl_attr, that interval.
+ */
+static int parse_progress(struct nlmsghdr *nlh, uint8_t cmd, int maxtype,
+			  const struct field *f, size_t n, void *dst, int ivl_attr,
+			  const char *ivl_name, bool *has_ivl, struct sp_interval *ivl,
+			  const char **why)
+{
+	struct nlattr *tb[SESSION_ATTR_MAX + 1];
+	struct genlmsghdr *ghdr;
+	int ret;
+
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return bad(why, "truncated message");
+	ghdr = nlmsg_data(nlh);
+	if (ghdr->cmd != cmd)
+		return -EOPNOTSUPP;
+	if (genlmsg_parse(nlh, 0, tb, maxtype, NULL) < 0)
+		return bad(why, "truncated message");
+	ret = get_fields(tb, f, n, dst, why);
+	if (ret || !tb[ivl_attr])
+		return ret;
+	*has_ivl = true;
+	return get_interval(tb[ivl_attr], ivl_name, ivl, why);
 }
 
 int sp_nl_parse_lat_progress(struct nlmsghdr *nlh, struct sp_lat_progress *p,
 			     const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
-	struct genlmsghdr *ghdr;
-	int ret;
-
 	memset(p, 0, sizeof(*p));
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return bad(why, "truncated message");
-	ghdr = nlmsg_data(nlh);
-	if (ghdr->cmd != SPARKPERF_CMD_LAT_PROGRESS)
-		return -EOPNOTSUPP;
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &p->id);
-	REQ(get_u8, tb, SPARKPERF_A_LAT_STATE, &p->state);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_COUNT, &p->count);
-	OPT(get_u64, tb, SPARKPERF_A_LAT_WARMUP_DONE, &p->warmup_done);
-	if (tb[SPARKPERF_A_LAT_INTERVAL]) {
-		ret = get_interval(tb[SPARKPERF_A_LAT_INTERVAL], &p->interval, why);
-		if (ret)
-			return ret;
-		p->has_interval = true;
-	}
-	return 0;
+	return parse_progress(nlh, SPARKPERF_CMD_LAT_PROGRESS, SPARKPERF_A_LAT_MAX,
+			      lat_progress_fields, ARRAY_SIZE(lat_progress_fields), p,
+			      SPARKPERF_A_LAT_INTERVAL, "SPARKPERF_A_LAT_INTERVAL",
+			      &p->has_interval, &p->interval, why);
+}
+
+int sp_nl_parse_bw_progress(struct nlmsghdr *nlh, struct sp_bw_progress *p, const char **why)
+{
+	memset(p, 0, sizeof(*p));
+	return parse_progress(nlh, SPARKPERF_CMD_BW_PROGRESS, SPARKPERF_A_BW_MAX,
+			      bw_progress_fields, ARRAY_SIZE(bw_progress_fields), p,
+			      SPARKPERF_A_BW_INTERVAL, "SPARKPERF_A_BW_INTERVAL",
+			      &p->has_interval, &p->interval, why);
 }
 
 int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
@@ -823,6 +1079,39 @@ static const char *const lat_attr_names[] = {
 	N(SPARKPERF_A_SAMPLES_FIRST),
 	N(SPARKPERF_A_SAMPLES_DATA),
 };
+
+static const char *const bw_attr_names[] = {
+	N(SPARKPERF_A_BW_PAD),
+	N(SPARKPERF_A_BW_ID),
+	N(SPARKPERF_A_BW_PEER),
+	N(SPARKPERF_A_BW_PORT),
+	N(SPARKPERF_A_BW_DEV),
+	N(SPARKPERF_A_BW_OP),
+	N(SPARKPERF_A_BW_SIZE),
+	N(SPARKPERF_A_BW_QPS),
+	N(SPARKPERF_A_BW_THREADS),
+	N(SPARKPERF_A_BW_DEPTH),
+	N(SPARKPERF_A_BW_SIGNAL),
+	N(SPARKPERF_A_BW_ITERS),
+	N(SPARKPERF_A_BW_DURATION_MS),
+	N(SPARKPERF_A_BW_BIDIR),
+	N(SPARKPERF_A_BW_VALIDATE),
+	N(SPARKPERF_A_BW_INTERVAL_MS),
+	N(SPARKPERF_A_BW_START_AT_NS),
+	N(SPARKPERF_A_BW_STATE),
+	N(SPARKPERF_A_BW_ERROR),
+	N(SPARKPERF_A_BW_ERROR_MSG),
+	N(SPARKPERF_A_BW_START_NS),
+	N(SPARKPERF_A_BW_ELAPSED_NS),
+	N(SPARKPERF_A_BW_TX_BYTES),
+	N(SPARKPERF_A_BW_TX_MSGS),
+	N(SPARKPERF_A_BW_RX_BYTES),
+	N(SPARKPERF_A_BW_RX_MSGS),
+	N(SPARKPERF_A_BW_VALIDATE_ERRORS),
+	N(SPARKPERF_A_BW_CPU_NS),
+	N(SPARKPERF_A_BW_INTERVALS),
+	N(SPARKPERF_A_BW_INTERVAL),
+};
 #undef N
 
 const char *sp_nl_attr_name(uint8_t cmd, uint32_t type)
@@ -851,6 +1140,12 @@ const char *sp_nl_attr_name(uint8_t cmd, uint32_t type)
 	case SPARKPERF_CMD_LAT_SAMPLES:
 		names = lat_attr_names;
 		n = ARRAY_SIZE(lat_attr_names);
+		break;
+	case SPARKPERF_CMD_BW_RUN:
+	case SPARKPERF_CMD_BW_STOP:
+	case SPARKPERF_CMD_BW_GET:
+		names = bw_attr_names;
+		n = ARRAY_SIZE(bw_attr_names);
 		break;
 	default:
 		return NULL;
@@ -1184,93 +1479,128 @@ static int parse_lat_cb(struct nlmsghdr *nlh, void *dst, const char **why)
 	return sp_nl_parse_lat(nlh, dst, why);
 }
 
+static int parse_bw_id_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_bw_id(nlh, dst, why);
+}
+
+static int parse_bw_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_bw(nlh, dst, why);
+}
+
+/* A request that a builder returned as ret and msg, answered by an ACK alone. */
+static int transact_ack(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t cmd)
+{
+	return ret ? ret : sp_nl_transact(nl, msg, cmd, NULL, NULL);
+}
+
+/* The same, answered by one reply of reply_cmd that parse() reads into dst. */
+static int transact_built(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			  int (*parse)(struct nlmsghdr *, void *, const char **), void *dst)
+{
+	return ret ? ret : transact_one(nl, msg, reply_cmd, parse, dst);
+}
+
+struct list_ctx {
+	struct sp_nl *nl;
+	/* parses one reply and appends it to list */
+	int (*add)(struct nlmsghdr *nlh, void *list, const char **why);
+	void *list;
+};
+
+static int list_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct list_ctx *c = arg;
+	const char *why = "?";
+	int ret = c->add(nlh, c->list, &why);
+
+	if (ret == -EBADMSG)
+		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+	return ret;
+}
+
+/*
+ * A dump into list, one add() per reply of reply_cmd, restarted up to
+ * SP_NL_DUMP_RETRIES times while interrupted; reset() empties the list
+ * before a restart and after a failure. what names the list in the error.
+ */
+static int dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **out),
+		     uint8_t reply_cmd, int (*add)(struct nlmsghdr *, void *, const char **),
+		     void *list, void (*reset)(void *list), const char *what)
+{
+	struct list_ctx c = { .nl = nl, .add = add, .list = list };
+	struct nl_msg *msg;
+	int ret, attempt;
+
+	for (attempt = 0;; attempt++) {
+		ret = build(nl->family, &msg);
+		if (ret)
+			return ret;
+		ret = sp_nl_transact(nl, msg, reply_cmd, list_valid, &c);
+		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
+			break;
+		reset(list);
+	}
+	if (ret == -EINTR && !nl->err.has_msg)
+		set_local_err(nl, ret, "the %s kept changing during %d dumps in a row", what,
+			      SP_NL_DUMP_RETRIES + 1);
+	if (ret)
+		reset(list);
+	return ret;
+}
+
 int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_port,
 		       uint16_t port, struct sp_server *srv)
 {
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_server_start_msg(nl->family, addr, has_port, port, &msg);
 
-	ret = sp_nl_server_start_msg(nl->family, addr, has_port, port, &msg);
-	if (ret)
-		return ret;
-	return transact_one(nl, msg, SPARKPERF_CMD_SERVER_GET, parse_server_cb, srv);
+	return transact_built(nl, ret, msg, SPARKPERF_CMD_SERVER_GET, parse_server_cb, srv);
 }
 
 int sp_nl_server_stop(struct sp_nl *nl, bool has_id, uint32_t id)
 {
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_server_stop_msg(nl->family, has_id, id, &msg);
 
-	ret = sp_nl_server_stop_msg(nl->family, has_id, id, &msg);
-	if (ret)
-		return ret;
-	return sp_nl_transact(nl, msg, SPARKPERF_CMD_SERVER_STOP, NULL, NULL);
+	return transact_ack(nl, ret, msg, SPARKPERF_CMD_SERVER_STOP);
 }
 
-struct server_ctx {
-	struct sp_nl *nl;
-	struct sp_server_list *list;
-};
-
-static int server_valid(struct nlmsghdr *nlh, void *arg)
+static int server_add(struct nlmsghdr *nlh, void *list, const char **why)
 {
-	struct server_ctx *c = arg;
-	const char *why = "?";
 	struct sp_server srv;
-	int ret;
+	int ret = sp_nl_parse_server(nlh, &srv, why);
 
-	ret = sp_nl_parse_server(nlh, &srv, &why);
-	if (ret) {
-		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
-		return ret;
-	}
-	return sp_server_list_add(c->list, &srv);
+	return ret ? ret : sp_server_list_add(list, &srv);
+}
+
+static void server_reset(void *list)
+{
+	sp_server_list_free(list);
 }
 
 int sp_nl_server_get(struct sp_nl *nl, struct sp_server_list *list)
 {
-	struct server_ctx c = { .nl = nl, .list = list };
-	struct nl_msg *msg;
-	int ret, attempt;
-
 	memset(list, 0, sizeof(*list));
-	for (attempt = 0;; attempt++) {
-		ret = sp_nl_server_get_msg(nl->family, &msg);
-		if (ret)
-			return ret;
-		ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_SERVER_GET, server_valid, &c);
-		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
-			break;
-		sp_server_list_free(list);
-	}
-	if (ret == -EINTR && !nl->err.has_msg)
-		set_local_err(nl, ret, "the server list kept changing during %d dumps in a row",
-			      SP_NL_DUMP_RETRIES + 1);
-	if (ret)
-		sp_server_list_free(list);
-	return ret;
+	return dump_list(nl, sp_nl_server_get_msg, SPARKPERF_CMD_SERVER_GET, server_add, list,
+			 server_reset, "server list");
 }
 
 int sp_nl_lat_run(struct sp_nl *nl, const struct sp_lat_config *cfg, uint32_t *id)
 {
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_lat_run_msg(nl->family, cfg, &msg);
 
-	ret = sp_nl_lat_run_msg(nl->family, cfg, &msg);
-	if (ret)
-		return ret;
-	return transact_one(nl, msg, SPARKPERF_CMD_LAT_RUN, parse_lat_id_cb, id);
+	return transact_built(nl, ret, msg, SPARKPERF_CMD_LAT_RUN, parse_lat_id_cb, id);
 }
 
 int sp_nl_lat_stop(struct sp_nl *nl, uint32_t id)
 {
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_lat_stop_msg(nl->family, id, &msg);
 
-	ret = sp_nl_lat_stop_msg(nl->family, id, &msg);
-	if (ret)
-		return ret;
-	return sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_STOP, NULL, NULL);
+	return transact_ack(nl, ret, msg, SPARKPERF_CMD_LAT_STOP);
 }
 
 int sp_nl_lat_get(struct sp_nl *nl, uint32_t id, struct sp_lat *lat)
@@ -1280,57 +1610,95 @@ int sp_nl_lat_get(struct sp_nl *nl, uint32_t id, struct sp_lat *lat)
 
 	memset(lat, 0, sizeof(*lat));
 	ret = sp_nl_lat_get_msg(nl->family, true, id, &msg);
-	if (ret)
-		return ret;
-	ret = transact_one(nl, msg, SPARKPERF_CMD_LAT_GET, parse_lat_cb, lat);
+	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_LAT_GET, parse_lat_cb, lat);
 	if (ret)
 		sp_lat_free(lat);
 	return ret;
 }
 
-struct lat_list_ctx {
-	struct sp_nl *nl;
-	struct sp_lat_list *list;
-};
-
-static int lat_list_valid(struct nlmsghdr *nlh, void *arg)
+static int lat_dump_msg(int family, struct nl_msg **out)
 {
-	struct lat_list_ctx *c = arg;
-	const char *why = "?";
-	struct sp_lat lat;
-	int ret;
+	return sp_nl_lat_get_msg(family, false, 0, out);
+}
 
-	ret = sp_nl_parse_lat(nlh, &lat, &why);
+static int lat_add(struct nlmsghdr *nlh, void *list, const char **why)
+{
+	struct sp_lat lat;
+	int ret = sp_nl_parse_lat(nlh, &lat, why);
+
 	if (!ret)
-		ret = sp_lat_list_add(c->list, &lat);
-	else if (ret == -EBADMSG)
-		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+		ret = sp_lat_list_add(list, &lat);
 	sp_lat_free(&lat);
 	return ret;
 }
 
+static void lat_reset(void *list)
+{
+	sp_lat_list_free(list);
+}
+
 int sp_nl_lat_list(struct sp_nl *nl, struct sp_lat_list *list)
 {
-	struct lat_list_ctx c = { .nl = nl, .list = list };
-	struct nl_msg *msg;
-	int ret, attempt;
-
 	memset(list, 0, sizeof(*list));
-	for (attempt = 0;; attempt++) {
-		ret = sp_nl_lat_get_msg(nl->family, false, 0, &msg);
-		if (ret)
-			return ret;
-		ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_GET, lat_list_valid, &c);
-		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
-			break;
-		sp_lat_list_free(list);
-	}
-	if (ret == -EINTR && !nl->err.has_msg)
-		set_local_err(nl, ret, "the session list kept changing during %d dumps in a row",
-			      SP_NL_DUMP_RETRIES + 1);
+	return dump_list(nl, lat_dump_msg, SPARKPERF_CMD_LAT_GET, lat_add, list, lat_reset,
+			 "session list");
+}
+
+int sp_nl_bw_run(struct sp_nl *nl, const struct sp_bw_config *cfg, uint32_t *id)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_bw_run_msg(nl->family, cfg, &msg);
+
+	return transact_built(nl, ret, msg, SPARKPERF_CMD_BW_RUN, parse_bw_id_cb, id);
+}
+
+int sp_nl_bw_stop(struct sp_nl *nl, uint32_t id)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_bw_stop_msg(nl->family, id, &msg);
+
+	return transact_ack(nl, ret, msg, SPARKPERF_CMD_BW_STOP);
+}
+
+int sp_nl_bw_get(struct sp_nl *nl, uint32_t id, struct sp_bw *bw)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	memset(bw, 0, sizeof(*bw));
+	ret = sp_nl_bw_get_msg(nl->family, true, id, &msg);
+	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_BW_GET, parse_bw_cb, bw);
 	if (ret)
-		sp_lat_list_free(list);
+		sp_bw_free(bw);
 	return ret;
+}
+
+static int bw_dump_msg(int family, struct nl_msg **out)
+{
+	return sp_nl_bw_get_msg(family, false, 0, out);
+}
+
+static int bw_add(struct nlmsghdr *nlh, void *list, const char **why)
+{
+	struct sp_bw bw;
+	int ret = sp_nl_parse_bw(nlh, &bw, why);
+
+	if (!ret)
+		ret = sp_bw_list_add(list, &bw);
+	sp_bw_free(&bw);
+	return ret;
+}
+
+static void bw_reset(void *list)
+{
+	sp_bw_list_free(list);
+}
+
+int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *list)
+{
+	memset(list, 0, sizeof(*list));
+	return dump_list(nl, bw_dump_msg, SPARKPERF_CMD_BW_GET, bw_add, list, bw_reset,
+			 "session list");
 }
 
 struct samples_ctx {
@@ -1402,10 +1770,44 @@ static int mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
 	return 0;
 }
 
-/* Feeds every pending datagram of sk to feed(); see sp_nl_events_recv(). */
-static int mcast_recv(struct sp_nl *nl, struct nl_sock *sk,
-		      int (*feed)(struct sp_nl *nl, void *buf, size_t len, void *ctx),
-		      void *ctx)
+/* The callbacks of a multicast socket's reader. */
+struct feed_ctx {
+	sp_nl_event_fn ev_fn;
+	sp_nl_progress_fn pr_fn;
+	sp_nl_bw_progress_fn bw_fn;
+	void *arg;
+};
+
+/* One message of the family: 1 (the callback said stop), 0, or -errno. */
+typedef int (*feed_one_fn)(struct nlmsghdr *nlh, const struct feed_ctx *c);
+
+/*
+ * Every message of the family in one datagram to one(); malformed ones are
+ * counted in *bad, those of other commands (-EOPNOTSUPP) skipped.
+ */
+static int feed_each(struct sp_nl *nl, void *buf, size_t len, feed_one_fn one,
+		     const struct feed_ctx *c, unsigned int *bad)
+{
+	struct nlmsghdr *nlh = buf;
+	int rem = len > INT32_MAX ? INT32_MAX : (int)len;
+
+	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		int ret;
+
+		if (nlh->nlmsg_type != nl->family)
+			continue;
+		ret = one(nlh, c);
+		if (ret > 0)
+			return 1;
+		if (ret < 0 && ret != -EOPNOTSUPP)
+			(*bad)++;
+	}
+	return 0;
+}
+
+/* Feeds every pending datagram of sk to feed_each(); see sp_nl_events_recv(). */
+static int mcast_recv(struct sp_nl *nl, struct nl_sock *sk, feed_one_fn one,
+		      const struct feed_ctx *c, unsigned int *bad)
 {
 	if (!sk)
 		return -EBADF;
@@ -1423,7 +1825,7 @@ static int mcast_recv(struct sp_nl *nl, struct nl_sock *sk,
 			return n ? nlerr_to_errno(n) : -ECONNRESET;
 		}
 		if (who.nl_pid == 0)
-			stop = feed(nl, buf, (size_t)n, ctx);
+			stop = feed_each(nl, buf, (size_t)n, one, c, bad);
 		free(buf);
 		if (stop)
 			return 1;
@@ -1440,48 +1842,30 @@ int sp_nl_events_fd(const struct sp_nl *nl)
 	return nl->ev_sk ? nl_socket_get_fd(nl->ev_sk) : -1;
 }
 
+static int event_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
+{
+	struct sp_dev_event ev;
+	int ret = sp_nl_parse_event(nlh, &ev, NULL);
+
+	if (!ret)
+		ret = c->ev_fn(&ev, c->arg) != 0;
+	sp_dev_free(&ev.dev);
+	return ret;
+}
+
 int sp_nl_events_feed(struct sp_nl *nl, void *buf, size_t len,
 		      sp_nl_event_fn fn, void *arg)
 {
-	struct nlmsghdr *nlh = buf;
-	int rem = len > INT32_MAX ? INT32_MAX : (int)len;
+	struct feed_ctx c = { .ev_fn = fn, .arg = arg };
 
-	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
-		struct sp_dev_event ev;
-		int ret, stop = 0;
-
-		if (nlh->nlmsg_type != nl->family)
-			continue;
-		ret = sp_nl_parse_event(nlh, &ev, NULL);
-		if (!ret)
-			stop = fn(&ev, arg);
-		else if (ret != -EOPNOTSUPP)
-			nl->bad_events++;
-		sp_dev_free(&ev.dev);
-		if (stop)
-			return 1;
-	}
-	return 0;
-}
-
-struct feed_ctx {
-	sp_nl_event_fn ev_fn;
-	sp_nl_progress_fn pr_fn;
-	void *arg;
-};
-
-static int events_feed_cb(struct sp_nl *nl, void *buf, size_t len, void *ctx)
-{
-	struct feed_ctx *c = ctx;
-
-	return sp_nl_events_feed(nl, buf, len, c->ev_fn, c->arg);
+	return feed_each(nl, buf, len, event_one, &c, &nl->bad_events);
 }
 
 int sp_nl_events_recv(struct sp_nl *nl, sp_nl_event_fn fn, void *arg)
 {
 	struct feed_ctx c = { .ev_fn = fn, .arg = arg };
 
-	return mcast_recv(nl, nl->ev_sk, events_feed_cb, &c);
+	return mcast_recv(nl, nl->ev_sk, event_one, &c, &nl->bad_events);
 }
 
 int sp_nl_progress_open(struct sp_nl *nl)
@@ -1494,39 +1878,48 @@ int sp_nl_progress_fd(const struct sp_nl *nl)
 	return nl->pr_sk ? nl_socket_get_fd(nl->pr_sk) : -1;
 }
 
+static int lat_progress_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
+{
+	struct sp_lat_progress p;
+	int ret = sp_nl_parse_lat_progress(nlh, &p, NULL);
+
+	return ret ? ret : c->pr_fn(&p, c->arg) != 0;
+}
+
 int sp_nl_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			sp_nl_progress_fn fn, void *arg)
 {
-	struct nlmsghdr *nlh = buf;
-	int rem = len > INT32_MAX ? INT32_MAX : (int)len;
+	struct feed_ctx c = { .pr_fn = fn, .arg = arg };
 
-	for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
-		struct sp_lat_progress p;
-		int ret;
-
-		if (nlh->nlmsg_type != nl->family)
-			continue;
-		ret = sp_nl_parse_lat_progress(nlh, &p, NULL);
-		if (!ret) {
-			if (fn(&p, arg))
-				return 1;
-		} else if (ret != -EOPNOTSUPP) {
-			nl->bad_progress++;
-		}
-	}
-	return 0;
-}
-
-static int progress_feed_cb(struct sp_nl *nl, void *buf, size_t len, void *ctx)
-{
-	struct feed_ctx *c = ctx;
-
-	return sp_nl_progress_feed(nl, buf, len, c->pr_fn, c->arg);
+	return feed_each(nl, buf, len, lat_progress_one, &c, &nl->bad_progress);
 }
 
 int sp_nl_progress_recv(struct sp_nl *nl, sp_nl_progress_fn fn, void *arg)
 {
 	struct feed_ctx c = { .pr_fn = fn, .arg = arg };
 
-	return mcast_recv(nl, nl->pr_sk, progress_feed_cb, &c);
+	return mcast_recv(nl, nl->pr_sk, lat_progress_one, &c, &nl->bad_progress);
+}
+
+static int bw_progress_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
+{
+	struct sp_bw_progress p;
+	int ret = sp_nl_parse_bw_progress(nlh, &p, NULL);
+
+	return ret ? ret : c->bw_fn(&p, c->arg) != 0;
+}
+
+int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
+			   sp_nl_bw_progress_fn fn, void *arg)
+{
+	struct feed_ctx c = { .bw_fn = fn, .arg = arg };
+
+	return feed_each(nl, buf, len, bw_progress_one, &c, &nl->bad_progress);
+}
+
+int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
+{
+	struct feed_ctx c = { .bw_fn = fn, .arg = arg };
+
+	return mcast_recv(nl, nl->pr_sk, bw_progress_one, &c, &nl->bad_progress);
 }

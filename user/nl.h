@@ -70,6 +70,14 @@ int sp_nl_lat_stop_msg(int family, uint32_t id, struct nl_msg **out);
 int sp_nl_lat_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
 /* A dump of the session's kept samples. */
 int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out);
+/*
+ * SPARKPERF_CMD_BW_RUN with the same conventions: peer required, every
+ * attribute whose has_* is set, BIDIR and VALIDATE when true.
+ */
+int sp_nl_bw_run_msg(int family, const struct sp_bw_config *cfg, struct nl_msg **out);
+int sp_nl_bw_stop_msg(int family, uint32_t id, struct nl_msg **out);
+/* has_id: that session (NLM_F_ACK); else every bandwidth session (NLM_F_DUMP). */
+int sp_nl_bw_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
 
 /*
  * Reply parsers; nlh is one complete message. The sp_dev filled in must be
@@ -90,6 +98,15 @@ int sp_nl_parse_lat_progress(struct nlmsghdr *nlh, struct sp_lat_progress *p,
 /* LAT_SAMPLES; s->data points into the message. */
 int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
 			    const char **why);
+/* The SPARKPERF_A_BW_ID of a BW_RUN reply. */
+int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why);
+/*
+ * BW_GET; release with sp_bw_free() (also on failure). Only ID and STATE
+ * are required: every other attribute may be missing.
+ */
+int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why);
+/* BW_PROGRESS; -EOPNOTSUPP for another command. */
+int sp_nl_parse_bw_progress(struct nlmsghdr *nlh, struct sp_bw_progress *p, const char **why);
 /* DEV_NEW / DEV_CHANGE / DEV_DEL; -EOPNOTSUPP for another command. */
 int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char **why);
 /*
@@ -172,6 +189,14 @@ int sp_nl_lat_list(struct sp_nl *nl, struct sp_lat_list *list);
 typedef int (*sp_nl_samples_fn)(const struct sp_lat_samples *s, void *arg);
 int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg);
 
+/* BW_RUN: the new session's id. The session lives as long as nl->sk. */
+int sp_nl_bw_run(struct sp_nl *nl, const struct sp_bw_config *cfg, uint32_t *id);
+int sp_nl_bw_stop(struct sp_nl *nl, uint32_t id);
+/* One session, with its intervals; *bw is released with sp_bw_free(). */
+int sp_nl_bw_get(struct sp_nl *nl, uint32_t id, struct sp_bw *bw);
+/* Every bandwidth session (no intervals); the dump is retried as above. */
+int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *list);
+
 /* Joins the "events" group on a second, non-blocking socket. */
 int sp_nl_events_open(struct sp_nl *nl);
 int sp_nl_events_fd(const struct sp_nl *nl);
@@ -201,5 +226,10 @@ typedef int (*sp_nl_progress_fn)(const struct sp_lat_progress *p, void *arg);
 int sp_nl_progress_recv(struct sp_nl *nl, sp_nl_progress_fn fn, void *arg);
 int sp_nl_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			sp_nl_progress_fn fn, void *arg);
+/* The same for the BW_PROGRESS messages of the group (LAT_PROGRESS skipped). */
+typedef int (*sp_nl_bw_progress_fn)(const struct sp_bw_progress *p, void *arg);
+int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg);
+int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
+			   sp_nl_bw_progress_fn fn, void *arg);
 
 #endif

@@ -386,6 +386,8 @@ static int parse_one(struct sp_kv *kv, const char *val)
 		return 0;
 	case SP_KV_LIST:
 		return sp_parse_list(val, kv->dst);
+	case SP_KV_FLAG:
+		break;
 	}
 	return -EINVAL;
 }
@@ -393,13 +395,13 @@ static int parse_one(struct sp_kv *kv, const char *val)
 int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 		char *err, size_t err_len)
 {
-	int i;
+	int i, step = 2;
 	size_t k;
 
 	for (k = 0; k < n_kv; k++)
 		kv[k].seen = false;
 
-	for (i = 0; i < argc; i += 2) {
+	for (i = 0; i < argc; i += step) {
 		struct sp_kv *e = NULL;
 		const char *what;
 		int ret;
@@ -418,6 +420,12 @@ int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 		if (e->seen) {
 			snprintf(err, err_len, "Duplicate keyword '%s'", e->key);
 			return -EINVAL;
+		}
+		step = e->type == SP_KV_FLAG ? 1 : 2;
+		if (e->type == SP_KV_FLAG) {
+			*(bool *)e->dst = true;
+			e->seen = true;
+			continue;
 		}
 		if (i + 1 >= argc) {
 			snprintf(err, err_len, "Missing value for '%s'", e->key);
@@ -455,6 +463,19 @@ char *sp_fmt_guid(uint64_t guid, char *buf, size_t len)
 		 (unsigned int)(guid >> 32) & 0xffff,
 		 (unsigned int)(guid >> 16) & 0xffff,
 		 (unsigned int)guid & 0xffff);
+	return buf;
+}
+
+char *sp_fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes && !(bytes % (1ULL << 30)))
+		snprintf(buf, len, "%" PRIu64 "GiB", bytes >> 30);
+	else if (bytes && !(bytes % (1ULL << 20)))
+		snprintf(buf, len, "%" PRIu64 "MiB", bytes >> 20);
+	else if (bytes && !(bytes % (1ULL << 10)))
+		snprintf(buf, len, "%" PRIu64 "KiB", bytes >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64 "B", bytes);
 	return buf;
 }
 

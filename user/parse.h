@@ -86,6 +86,7 @@ enum sp_kv_type {
 	SP_KV_DURATION_MS, /* dst: uint32_t *, whole ms; min, max in ms */
 	SP_KV_STRING,	/* dst: const char ** (points into argv) */
 	SP_KV_LIST,	/* dst: struct sp_list *, free with sp_list_free */
+	SP_KV_FLAG,	/* dst: bool *; a keyword alone, without a value */
 };
 
 struct sp_kv {
@@ -98,7 +99,7 @@ struct sp_kv {
 };
 
 /*
- * Parses argv[0..argc-1] as "key value" pairs into the table. On failure
+ * Parses argv[0..argc-1] as "key value" pairs (and flags) into the table. On failure
  * returns -EINVAL and writes one line (no newline), e.g. "Invalid count: 'x'",
  * into err. Lists already parsed stay allocated: free them either way.
  */
@@ -113,6 +114,9 @@ int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 #define SP_ADDR_STRLEN 46	/* INET6_ADDRSTRLEN */
 
 char *sp_fmt_guid(uint64_t guid, char *buf, size_t len);
+/* Bytes as sp_parse_size() reads them back: "64KiB", "8MiB", "1000B" */
+#define SP_SIZE_STRLEN 24
+char *sp_fmt_size(uint64_t bytes, char *buf, size_t len);
 char *sp_fmt_gid(const uint8_t gid[16], char *buf, size_t len);
 /* true and the dotted quad when the GID is an IPv4-mapped address */
 bool sp_gid_ipv4(const uint8_t gid[16], char *buf, size_t len);

@@ -531,6 +531,41 @@ static void free_cells(char **cells, size_t n)
 	free(cells);
 }
 
+/*
+ * Columns of fixed widths, so that each row can be printed as its results
+ * come: each column as wide as its name or its width, whichever is more,
+ * two blanks apart; a wider cell pushes the rest of its row.
+ */
+#define SP_CELL_MAX 64
+
+struct fixed_col {
+	const char *name;
+	int width;
+};
+
+/* One row (cell == NULL: the names); tail, when not NULL, after the last column. */
+static void print_fixed(const struct fixed_col *cols, size_t n, char (*cell)[SP_CELL_MAX],
+			const char *tail)
+{
+	FILE *f = ofile();
+	size_t i;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		const char *c = cell ? cell[i] : cols[i].name;
+
+		w = (int)strlen(cols[i].name);
+		if (cols[i].width > w)
+			w = cols[i].width;
+		if (i + 1 < n || tail)
+			fprintf(f, "%-*s  ", w, c);
+		else
+			fprintf(f, "%s\n", c);
+	}
+	if (tail)
+		fprintf(f, "%s\n", tail);
+}
+
 /* A table of nrows data rows: fill(row, col) returns a malloc'ed cell. */
 static int table(const char *const *header, size_t ncols, size_t nrows,
 		 char *(*fill)(const void *rows, size_t row, size_t col), const void *rows)
@@ -681,10 +716,7 @@ enum {
 	LC_P9999, LC_P99999, LC_MAX, LC_AVG, LC_STDEV, LC_OW_P50, LC_OW_AVG, LC_N
 };
 
-static const struct {
-	const char *name;
-	int width;
-} lat_col[LC_N] = {
+static const struct fixed_col lat_col[LC_N] = {
 	[LC_BYTES] = { "#bytes", 7 },
 	[LC_ITERS] = { "#iterations", 11 },
 	[LC_WARMUP] = { "#warmup", 7 },
@@ -702,29 +734,11 @@ static const struct {
 	[LC_OW_AVG] = { "oneway_avg[usec]", 0 },
 };
 
-/* Fixed columns, so that each row can be printed when its session ends. */
-static void print_lat_cells(char (*cell)[32])
-{
-	FILE *f = ofile();
-	int i, w;
-
-	for (i = 0; i < LC_N; i++) {
-		w = (int)strlen(lat_col[i].name);
-		if (lat_col[i].width > w)
-			w = lat_col[i].width;
-		if (i + 1 < LC_N)
-			fprintf(f, "%-*s  ", w, cell[i]);
-		else
-			fprintf(f, "%s\n", cell[i]);
-	}
-}
-
-int sp_print_lat_header(const struct sp_lat *lat, const struct sp_lat_env *env)
+int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env)
 {
 	const struct sp_lat_config *c = &lat->cfg;
-	char cell[LC_N][32], peer[SP_ADDR_STRLEN];
+	char peer[SP_ADDR_STRLEN];
 	FILE *f = ofile();
-	int i;
 
 	fprintf(f, "RDMA %s latency: peer %s port %u", sp_lat_op_str(c->op),
 		sp_fmt_addr(&c->peer, peer, sizeof(peer)), c->port);
@@ -748,15 +762,13 @@ int sp_print_lat_header(const struct sp_lat *lat, const struct sp_lat_env *env)
 	fprintf(f, "\n");
 	fprintf(f, "Times in usec: rtt_* are round trip times (RTT), oneway_* are RTT/2;\n"
 		"percentiles from a histogram (within 0.4%%), min, max, avg and stdev exact\n");
-	for (i = 0; i < LC_N; i++)
-		snprintf(cell[i], sizeof(cell[i]), "%s", lat_col[i].name);
-	print_lat_cells(cell);
+	print_fixed(lat_col, LC_N, NULL, NULL);
 	return 0;
 }
 
 int sp_print_lat_row(const struct sp_lat *l)
 {
-	char cell[LC_N][32];
+	char cell[LC_N][SP_CELL_MAX];
 	long double mean;
 
 	if (!l->count)
@@ -777,7 +789,7 @@ int sp_print_lat_row(const struct sp_lat *l)
 	fmt_usec(cell[LC_STDEV], sizeof(cell[0]), lat_stdev(l));
 	fmt_usec(cell[LC_OW_P50], sizeof(cell[0]), sp_stats_one_way((double)l->p50_ns));
 	fmt_usec(cell[LC_OW_AVG], sizeof(cell[0]), mean / 2);
-	print_lat_cells(cell);
+	print_fixed(lat_col, LC_N, cell, NULL);
 	return 0;
 }
 
@@ -808,7 +820,7 @@ static json_object *json_lat_config(const struct sp_lat *l, const struct sp_lat_
 	return obj;
 }
 
-static json_object *json_interval(const struct sp_lat_interval *iv)
+static json_object *json_interval(const struct sp_interval *iv)
 {
 	json_object *obj = json_object_new_object();
 
@@ -823,7 +835,7 @@ static json_object *json_interval(const struct sp_lat_interval *iv)
 }
 
 json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req,
-			 const struct sp_lat_env *env)
+			 const struct sp_env *env)
 {
 	json_object *obj = json_object_new_object(), *err = NULL, *ivs;
 	char sumsq[SP_U128_STRLEN];
@@ -848,10 +860,11 @@ json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req
 		err = json_object_new_object();
 		if (err) {
 			int e = l->error < 0 ? -l->error : l->error;
+			const char *m = sp_session_error(l->has_error_msg, l->error_msg,
+							 l->has_error, l->error);
 
 			add(err, "errno", l->has_error ? json_object_new_int(e) : NULL);
-			add(err, "message", json_object_new_string(l->has_error_msg ? l->error_msg :
-						     l->has_error ? strerror(e) : "unknown error"));
+			add(err, "message", json_object_new_string(m ? m : "unknown error"));
 		}
 	}
 	add(obj, "error", err);
@@ -887,7 +900,7 @@ json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req
 }
 
 int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
-		      const struct sp_lat_env *env)
+		      const struct sp_env *env)
 {
 	json_object *arr = json_object_new_array();
 	size_t i;
@@ -955,7 +968,7 @@ int sp_print_lats(const struct sp_lat *lats, size_t n)
 
 char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
 			  const struct sp_lat_progress *p,
-			  const struct sp_lat_interval *last)
+			  const struct sp_interval *last)
 {
 	char p50[32], p99[32];
 
@@ -983,6 +996,455 @@ char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
 			 sp_lat_state_str(p->state), p->count);
 		break;
 	}
+	return buf;
+}
+
+/* ---- bandwidth: pieces -------------------------------------------------- */
+
+/* A number with the given decimals, as a JSON number: 9.870123 */
+static json_object *jdouble(double v, int decimals)
+{
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.*f", decimals, v);
+	return json_object_new_double_s(v, num);
+}
+
+static const char *bw_error(const struct sp_bw *b)
+{
+	return sp_session_error(b->has_error_msg, b->error_msg, b->has_error, b->error);
+}
+
+/* ---- bandwidth: JSON ---------------------------------------------------- */
+
+static json_object *ju32_or_null(bool has, uint32_t v)
+{
+	return has ? json_object_new_int64(v) : NULL;
+}
+
+static json_object *json_bw_interval(const struct sp_bw *b, size_t i)
+{
+	const struct sp_interval *iv = &b->intervals[i];
+	json_object *obj = json_object_new_object();
+	double gbps;
+
+	if (!obj)
+		return NULL;
+	add(obj, "end_ns", ju64(iv->end_ns));
+	add(obj, "bytes", ju64(iv->bytes));
+	add(obj, "msgs", ju64(iv->count));
+	add(obj, "gbit_per_s", sp_stats_bw_interval_gbps(b, i, &gbps) ? jdouble(gbps, 6) : NULL);
+	return obj;
+}
+
+static json_object *json_ivl_stats(const struct sp_bw *b)
+{
+	json_object *obj = json_object_new_object();
+	struct sp_ivl_stats st;
+	bool has;
+
+	if (!obj)
+		return NULL;
+	has = !sp_stats_bw_intervals(b, &st) && st.n;
+	add(obj, "min", has ? jdouble(st.min, 6) : NULL);
+	add(obj, "p50", has ? jdouble(st.p50, 6) : NULL);
+	add(obj, "max", has ? jdouble(st.max, 6) : NULL);
+	return obj;
+}
+
+json_object *sp_json_bw(const struct sp_bw *b)
+{
+	const struct sp_bw_config *c = &b->cfg;
+	json_object *obj = json_object_new_object(), *ivs;
+	char peer[SP_ADDR_STRLEN];
+	const char *err = bw_error(b);
+	struct sp_rates r;
+	double pct;
+	size_t i;
+
+	if (!obj)
+		return NULL;
+	sp_stats_bw_rates(b, &r);
+	add(obj, "id", json_object_new_int64(b->id));
+	add(obj, "peer", c->peer.len ?
+	    json_object_new_string(sp_fmt_addr(&c->peer, peer, sizeof(peer))) : NULL);
+	add(obj, "port", ju32_or_null(c->has_port, c->port));
+	add(obj, "dev", c->has_dev ? json_object_new_string(c->dev) : NULL);
+	add(obj, "op", c->has_op ? json_object_new_string(sp_lat_op_str(c->op)) : NULL);
+	add(obj, "size_bytes", ju32_or_null(c->has_size, c->size));
+	add(obj, "qps", ju32_or_null(c->has_qps, c->qps));
+	add(obj, "threads", ju32_or_null(c->has_threads, c->threads));
+	add(obj, "depth", ju32_or_null(c->has_depth, c->depth));
+	add(obj, "signal", ju32_or_null(c->has_signal, c->signal));
+	add(obj, "iters", c->has_iters ? ju64(c->iters) : NULL);
+	add(obj, "duration_ms", ju32_or_null(c->has_duration, c->duration_ms));
+	add(obj, "bidir", json_object_new_boolean(c->bidir));
+	add(obj, "validate", json_object_new_boolean(c->validate));
+	add(obj, "interval_ms", ju32_or_null(c->has_interval, c->interval_ms));
+	add(obj, "state", json_object_new_string(sp_lat_state_str(b->state)));
+	add(obj, "error", b->has_error ? json_object_new_int(b->error < 0 ? -b->error : b->error) :
+	    NULL);
+	add(obj, "error_msg", jstr_or_null(err));
+	add(obj, "start_ns", b->has_start ? ju64(b->start_ns) : NULL);
+	add(obj, "elapsed_ns", ju64(b->elapsed_ns));
+	add(obj, "tx_bytes", ju64(b->tx_bytes));
+	add(obj, "tx_msgs", ju64(b->tx_msgs));
+	add(obj, "rx_bytes", ju64(b->rx_bytes));
+	add(obj, "rx_msgs", ju64(b->rx_msgs));
+	add(obj, "bytes", ju64(sp_stats_bw_bytes(b)));
+	add(obj, "msgs", ju64(sp_stats_bw_msgs(b)));
+	add(obj, "gbit_per_s", r.valid ? jdouble(r.gbit_per_s, 6) : NULL);
+	add(obj, "mb_per_s", r.valid ? jdouble(r.mb_per_s, 3) : NULL);
+	add(obj, "msg_per_s", r.valid ? jdouble(r.msg_per_s, 3) : NULL);
+	add(obj, "validate_errors", b->has_validate_errors ? ju64(b->validate_errors) : NULL);
+	add(obj, "cpu_ns", b->has_cpu ? ju64(b->cpu_ns) : NULL);
+	add(obj, "cpu_percent", b->has_cpu && sp_stats_cpu_percent(b->cpu_ns, b->elapsed_ns, &pct) ?
+	    jdouble(pct, 2) : NULL);
+	ivs = json_object_new_array();
+	for (i = 0; ivs && i < b->n_intervals; i++)
+		json_object_array_add(ivs, json_bw_interval(b, i));
+	add(obj, "intervals", ivs);
+	add(obj, "interval_gbit_per_s", json_ivl_stats(b));
+	return obj;
+}
+
+/* The sessions of bws[0..n-1] as a new array. */
+static json_object *json_bws(const struct sp_bw *bws, size_t n)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++) {
+		json_object *o = sp_json_bw(&bws[i]);
+
+		if (!o) {
+			json_object_put(arr);
+			return NULL;
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *json_bw_aggregate(const struct sp_bw *bws, size_t n)
+{
+	json_object *obj = json_object_new_object();
+	struct sp_bw_aggregate a;
+
+	if (!obj)
+		return NULL;
+	sp_stats_bw_aggregate(bws, n, &a);
+	add(obj, "sessions", json_object_new_int64((int64_t)a.sessions));
+	add(obj, "bytes", ju64(a.bytes));
+	add(obj, "msgs", ju64(a.msgs));
+	add(obj, "gbit_per_s", a.rates.valid ? jdouble(a.rates.gbit_per_s, 6) : NULL);
+	add(obj, "mb_per_s", a.rates.valid ? jdouble(a.rates.mb_per_s, 3) : NULL);
+	add(obj, "msg_per_s", a.rates.valid ? jdouble(a.rates.msg_per_s, 3) : NULL);
+	add(obj, "start_skew_ns", a.has_skew ? ju64(a.start_skew_ns) : NULL);
+	add(obj, "cpu_percent", a.has_cpu ? jdouble(a.cpu_percent, 2) : NULL);
+	add(obj, "validate_errors", a.has_validate_errors ? ju64(a.validate_errors) : NULL);
+	return obj;
+}
+
+static json_object *json_bw_run(const struct sp_bw_run *run, const struct sp_env *env)
+{
+	json_object *obj = json_object_new_object();
+
+	if (!obj)
+		return NULL;
+	add(obj, "size_bytes", ju64(run->size));
+	add(obj, "sessions", json_bws(run->bws, run->n));
+	add(obj, "aggregate", json_bw_aggregate(run->bws, run->n));
+	add(obj, "start_at_ns", run->has_start_at ? ju64(run->start_at_ns) : NULL);
+	if (env) {
+		add(obj, "tool_version", jstr_or_null(env->tool_version));
+		add(obj, "module_version", jstr_or_null(env->module_version));
+		add(obj, "kernel_release", jstr_or_null(env->kernel_release));
+		add(obj, "host", jstr_or_null(env->host));
+	}
+	return obj;
+}
+
+int sp_print_bw_json(const struct sp_bw_run *runs, size_t n, const struct sp_env *env)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++) {
+		json_object *o = json_bw_run(&runs[i], env);
+
+		if (!o) {
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		json_object_array_add(arr, o);
+	}
+	return emit_json(arr, out.pretty);
+}
+
+/* ---- bandwidth: text ---------------------------------------------------- */
+
+enum {
+	BC_ID, BC_DEV, BC_PEER, BC_OP, BC_SIZE, BC_QPS, BC_THREADS, BC_STATE, BC_BYTES,
+	BC_MSGS, BC_GBPS, BC_MBPS, BC_MMSGS, BC_IMIN, BC_IP50, BC_IMAX, BC_CPU, BC_VERR, BC_N
+};
+
+static const struct fixed_col bw_col[BC_N] = {
+	[BC_ID] = { "id", 3 },
+	[BC_DEV] = { "dev", 12 },
+	[BC_PEER] = { "peer", 14 },
+	[BC_OP] = { "op", 5 },
+	[BC_SIZE] = { "size[B]", 0 },
+	[BC_QPS] = { "qps", 0 },
+	[BC_THREADS] = { "threads", 0 },
+	[BC_STATE] = { "state", 7 },
+	[BC_BYTES] = { "bytes[B]", 11 },
+	[BC_MSGS] = { "msgs", 8 },
+	[BC_GBPS] = { "Gbit/s", 7 },
+	[BC_MBPS] = { "MB/s", 9 },
+	[BC_MMSGS] = { "Mmsg/s", 0 },
+	[BC_IMIN] = { "ivl_min[Gbit/s]", 0 },
+	[BC_IP50] = { "ivl_p50[Gbit/s]", 0 },
+	[BC_IMAX] = { "ivl_max[Gbit/s]", 0 },
+	[BC_CPU] = { "cpu[%]", 0 },
+	[BC_VERR] = { "validate_errors", 0 },
+};
+
+typedef char bw_cells[BC_N][SP_CELL_MAX];
+
+static void cell_u32(char *cell, bool has, uint32_t v)
+{
+	if (has)
+		snprintf(cell, SP_CELL_MAX, "%u", v);
+	else
+		snprintf(cell, SP_CELL_MAX, "-");
+}
+
+/* The columns from bytes on, shared by the sessions and the sum. */
+static void bw_tail_cells(bw_cells cell, uint64_t bytes, uint64_t msgs, const struct sp_rates *r,
+			  bool has_cpu, double cpu, bool has_verr, uint64_t verr)
+{
+	snprintf(cell[BC_BYTES], SP_CELL_MAX, "%" PRIu64, bytes);
+	snprintf(cell[BC_MSGS], SP_CELL_MAX, "%" PRIu64, msgs);
+	if (r->valid) {
+		snprintf(cell[BC_GBPS], SP_CELL_MAX, "%.3f", r->gbit_per_s);
+		snprintf(cell[BC_MBPS], SP_CELL_MAX, "%.2f", r->mb_per_s);
+		snprintf(cell[BC_MMSGS], SP_CELL_MAX, "%.3f", r->msg_per_s / 1e6);
+	} else {
+		snprintf(cell[BC_GBPS], SP_CELL_MAX, "-");
+		snprintf(cell[BC_MBPS], SP_CELL_MAX, "-");
+		snprintf(cell[BC_MMSGS], SP_CELL_MAX, "-");
+	}
+	if (has_cpu)
+		snprintf(cell[BC_CPU], SP_CELL_MAX, "%.1f", cpu);
+	else
+		snprintf(cell[BC_CPU], SP_CELL_MAX, "-");
+	if (has_verr)
+		snprintf(cell[BC_VERR], SP_CELL_MAX, "%" PRIu64, verr);
+	else
+		snprintf(cell[BC_VERR], SP_CELL_MAX, "-");
+}
+
+static void bw_session_cells(const struct sp_bw *b, bw_cells cell)
+{
+	const struct sp_bw_config *c = &b->cfg;
+	char peer[SP_ADDR_STRLEN];
+	struct sp_ivl_stats st;
+	struct sp_rates r;
+	double cpu = 0;
+	bool has_cpu;
+
+	snprintf(cell[BC_ID], SP_CELL_MAX, "%u", b->id);
+	snprintf(cell[BC_DEV], SP_CELL_MAX, "%s", c->has_dev ? c->dev : "-");
+	snprintf(cell[BC_PEER], SP_CELL_MAX, "%s",
+		 c->peer.len ? sp_fmt_addr(&c->peer, peer, sizeof(peer)) : "-");
+	snprintf(cell[BC_OP], SP_CELL_MAX, "%s", c->has_op ? sp_lat_op_str(c->op) : "-");
+	cell_u32(cell[BC_SIZE], c->has_size, c->size);
+	cell_u32(cell[BC_QPS], c->has_qps, c->qps);
+	cell_u32(cell[BC_THREADS], c->has_threads, c->threads);
+	snprintf(cell[BC_STATE], SP_CELL_MAX, "%s", sp_lat_state_str(b->state));
+	if (!sp_stats_bw_intervals(b, &st) && st.n) {
+		snprintf(cell[BC_IMIN], SP_CELL_MAX, "%.3f", st.min);
+		snprintf(cell[BC_IP50], SP_CELL_MAX, "%.3f", st.p50);
+		snprintf(cell[BC_IMAX], SP_CELL_MAX, "%.3f", st.max);
+	} else {
+		snprintf(cell[BC_IMIN], SP_CELL_MAX, "-");
+		snprintf(cell[BC_IP50], SP_CELL_MAX, "-");
+		snprintf(cell[BC_IMAX], SP_CELL_MAX, "-");
+	}
+	sp_stats_bw_rates(b, &r);
+	has_cpu = b->has_cpu && sp_stats_cpu_percent(b->cpu_ns, b->elapsed_ns, &cpu);
+	bw_tail_cells(cell, sp_stats_bw_bytes(b), sp_stats_bw_msgs(b), &r, has_cpu, cpu,
+		      b->has_validate_errors, b->validate_errors);
+}
+
+/* The sum row: what all the sessions share, or "-"; counts and rates added. */
+static void bw_sum_cells(const struct sp_bw *bws, size_t n, const struct sp_bw_aggregate *a,
+			 bw_cells cell)
+{
+	const struct sp_bw_config *c0 = &bws[0].cfg;
+	bool same_op = c0->has_op, same_size = c0->has_size, same_state = true;
+	bool has_qps = true, has_threads = true;
+	uint32_t qps = 0, threads = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_bw_config *c = &bws[i].cfg;
+
+		same_op = same_op && c->has_op && c->op == c0->op;
+		same_size = same_size && c->has_size && c->size == c0->size;
+		same_state = same_state && bws[i].state == bws[0].state;
+		has_qps = has_qps && c->has_qps;
+		has_threads = has_threads && c->has_threads;
+		qps += c->qps;
+		threads += c->threads;
+	}
+	snprintf(cell[BC_ID], SP_CELL_MAX, "sum");
+	snprintf(cell[BC_DEV], SP_CELL_MAX, "-");
+	snprintf(cell[BC_PEER], SP_CELL_MAX, "-");
+	snprintf(cell[BC_OP], SP_CELL_MAX, "%s", same_op ? sp_lat_op_str(c0->op) : "-");
+	cell_u32(cell[BC_SIZE], same_size, c0->size);
+	cell_u32(cell[BC_QPS], has_qps, qps);
+	cell_u32(cell[BC_THREADS], has_threads, threads);
+	snprintf(cell[BC_STATE], SP_CELL_MAX, "%s",
+		 same_state ? sp_lat_state_str(bws[0].state) : "-");
+	snprintf(cell[BC_IMIN], SP_CELL_MAX, "-");
+	snprintf(cell[BC_IP50], SP_CELL_MAX, "-");
+	snprintf(cell[BC_IMAX], SP_CELL_MAX, "-");
+	bw_tail_cells(cell, a->bytes, a->msgs, &a->rates, a->has_cpu, a->cpu_percent,
+		      a->has_validate_errors, a->validate_errors);
+}
+
+static void print_bw_rows(const struct sp_bw *bws, size_t n, bool validate, bool sum)
+{
+	size_t ncols = validate ? BC_N : BC_VERR, i;
+	struct sp_bw_aggregate a;
+	char tail[SP_LAT_ERRMSG_MAX + 16];
+	bw_cells cell;
+
+	for (i = 0; i < n; i++) {
+		const char *err = bw_error(&bws[i]);
+
+		bw_session_cells(&bws[i], cell);
+		if (bws[i].state == SPARKPERF_LAT_STATE_FAILED)
+			snprintf(tail, sizeof(tail), "error: %s", err ? err : "unknown");
+		print_fixed(bw_col, ncols, cell,
+			    bws[i].state == SPARKPERF_LAT_STATE_FAILED ? tail : NULL);
+	}
+	if (!sum || n < 2)
+		return;
+	sp_stats_bw_aggregate(bws, n, &a);
+	bw_sum_cells(bws, n, &a, cell);
+	if (a.has_skew)
+		snprintf(tail, sizeof(tail), "start skew %.3f usec", (double)a.start_skew_ns / 1000);
+	print_fixed(bw_col, ncols, cell, a.has_skew ? tail : NULL);
+}
+
+int sp_print_bw_header(const struct sp_bw_config *c, size_t sessions)
+{
+	FILE *f = ofile();
+
+	fprintf(f, "RDMA %s bandwidth: %zu session%s, %u QP%s and %u thread%s each, depth %u, "
+		"a completion every %u\n", sp_lat_op_str(c->op), sessions,
+		sessions == 1 ? "" : "s started together", c->qps, c->qps == 1 ? "" : "s",
+		c->threads, c->threads == 1 ? "" : "s", c->depth, c->signal);
+	if (c->has_duration)
+		fprintf(f, "Run: %u ms", c->duration_ms);
+	else
+		fprintf(f, "Run: %" PRIu64 " messages per QP", c->iters);
+	fprintf(f, ", %s%s\n", c->bidir ? "both directions" : "one direction",
+		c->validate ? ", data validated" : "");
+	fprintf(f, "Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, "
+		"Mmsg/s = 10^6 messages/s\n");
+	fprintf(f, "ivl_*: rates over the %u ms intervals (min, median, max); cpu[%%]: CPU time "
+		"of the sending threads / elapsed time (100 = one CPU)\n", c->interval_ms);
+	print_fixed(bw_col, c->validate ? BC_N : BC_VERR, NULL, NULL);
+	return 0;
+}
+
+int sp_print_bw_rows(const struct sp_bw *bws, size_t n, bool validate)
+{
+	print_bw_rows(bws, n, validate, true);
+	return 0;
+}
+
+static bool any_validate(const struct sp_bw *bws, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (bws[i].cfg.validate)
+			return true;
+	return false;
+}
+
+int sp_print_bws(const struct sp_bw *bws, size_t n)
+{
+	bool validate = any_validate(bws, n);
+
+	if (out.json)
+		return emit_json(json_bws(bws, n), out.pretty);
+	if (!n)
+		return 0;
+	print_fixed(bw_col, validate ? BC_N : BC_VERR, NULL, NULL);
+	print_bw_rows(bws, n, validate, false);
+	return 0;
+}
+
+static char *bw_interval_cell(const void *rows, size_t row, size_t col)
+{
+	const struct sp_bw *b = rows;
+	const struct sp_interval *iv = &b->intervals[row];
+	double gbps;
+
+	switch (col) {
+	case 0:
+		return xprintf("%zu", row + 1);
+	case 1:
+		return xprintf("%.3f", (double)iv->end_ns / 1e6);
+	case 2:
+		return xprintf("%" PRIu64, iv->bytes);
+	case 3:
+		return xprintf("%" PRIu64, iv->count);
+	default:
+		if (!sp_stats_bw_interval_gbps(b, row, &gbps))
+			return strdup("-");
+		return xprintf("%.3f", gbps);
+	}
+}
+
+int sp_print_bw(const struct sp_bw *b)
+{
+	static const char *const header[] = {
+		"interval", "end[ms]", "bytes[B]", "msgs", "Gbit/s",
+	};
+
+	if (out.json)
+		return emit_json(json_bws(b, 1), out.pretty);
+	sp_print_bws(b, 1);
+	if (!b->n_intervals)
+		return 0;
+	fprintf(ofile(), "\n");
+	return table(header, ARRAY_SIZE(header), b->n_intervals, bw_interval_cell, b);
+}
+
+char *sp_fmt_bw_progress(char *buf, size_t len, const struct sp_bw_line *l)
+{
+	char size[SP_SIZE_STRLEN], state[64], ended[32] = "";
+
+	sp_fmt_size(l->size, size, sizeof(size));
+	if (l->has_time && l->has_rate)
+		snprintf(state, sizeof(state), "%.1f s, %.3f Gbit/s now",
+			 (double)l->elapsed_ns / 1e9, l->gbit_per_s);
+	else if (l->has_time)
+		snprintf(state, sizeof(state), "%.1f s", (double)l->elapsed_ns / 1e9);
+	else
+		snprintf(state, sizeof(state), "%s", l->running ? "running" :
+			 l->ended == l->sessions ? "ended" : "connecting");
+	if (l->ended && l->ended < l->sessions)
+		snprintf(ended, sizeof(ended), ", %zu ended", l->ended);
+	snprintf(buf, len, "bw %s %s: %s, %zu session%s%s", sp_lat_op_str(l->op), size, state,
+		 l->sessions, l->sessions == 1 ? "" : "s", ended);
 	return buf;
 }
 

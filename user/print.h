@@ -42,8 +42,8 @@ int sp_print_server(const struct sp_server *srv);
 /* All (server show): a table, or one JSON array. */
 int sp_print_servers(const struct sp_server *srvs, size_t n);
 
-/* Where and with what a latency result was measured (JSON: every result). */
-struct sp_lat_env {
+/* Where and with what a result was measured (JSON: every result). */
+struct sp_env {
 	const char *tool_version;
 	const char *module_version;	/* NULL: unknown */
 	const char *kernel_release;	/* NULL: unknown */
@@ -57,7 +57,7 @@ struct sp_lat_env {
  * message size, printed as each session ends. Sessions without a measured
  * round trip have no row.
  */
-int sp_print_lat_header(const struct sp_lat *lat, const struct sp_lat_env *env);
+int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env);
 int sp_print_lat_row(const struct sp_lat *lat);
 
 /*
@@ -66,7 +66,7 @@ int sp_print_lat_row(const struct sp_lat *lat);
  * NULL leaves out the environment keys.
  */
 int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
-		      const struct sp_lat_env *env);
+		      const struct sp_env *env);
 
 /* Sessions (lat show): a table, or the JSON array above without environment. */
 int sp_print_lats(const struct sp_lat *lats, size_t n);
@@ -77,7 +77,7 @@ int sp_print_lats(const struct sp_lat *lats, size_t n);
  */
 char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
 			  const struct sp_lat_progress *p,
-			  const struct sp_lat_interval *last);
+			  const struct sp_interval *last);
 
 /*
  * Raw samples as CSV, to a file (never stdout): the header
@@ -88,6 +88,52 @@ int sp_print_samples_csv_header(FILE *f, bool with_bytes);
 int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_bytes,
 			 uint32_t bytes);
 
+/*
+ * Bandwidth results. A run is the sessions of one message size, side by
+ * side (one per peer, or per peer and device).
+ */
+struct sp_bw_run {
+	uint64_t size;			/* bytes per message */
+	struct sp_bw *bws;
+	size_t n;
+	bool has_start_at;
+	uint64_t start_at_ns;		/* the common start asked for */
+};
+
+/*
+ * Text: what was measured and how, the units and the column names, once
+ * before the first rows (cfg: the first session's configuration, sessions:
+ * how many run side by side), then for each run one row per session and,
+ * with several, a "sum" row; a failed session's row ends with its error.
+ * validate: with a column of validation errors.
+ */
+int sp_print_bw_header(const struct sp_bw_config *cfg, size_t sessions);
+int sp_print_bw_rows(const struct sp_bw *bws, size_t n, bool validate);
+
+/* JSON: one array, one object per run (sessions and their aggregate). */
+int sp_print_bw_json(const struct sp_bw_run *runs, size_t n, const struct sp_env *env);
+
+/* Sessions (bw show): the column names and a row each, or a JSON array. */
+int sp_print_bws(const struct sp_bw *bws, size_t n);
+/* One session (bw show ID): its row, then its intervals; JSON: an array of one. */
+int sp_print_bw(const struct sp_bw *bw);
+
+/* What the progress line of a bandwidth run says. */
+struct sp_bw_line {
+	uint8_t op;
+	uint64_t size;			/* bytes per message */
+	size_t sessions;
+	size_t running;			/* sessions sending now */
+	size_t ended;
+	bool has_time;
+	uint64_t elapsed_ns;		/* the longest series so far */
+	bool has_rate;
+	double gbit_per_s;		/* the last intervals of those running, added */
+};
+
+/* "bw write 64KiB: 3.2 s, 9.870 Gbit/s now, 2 sessions" (no newline) */
+char *sp_fmt_bw_progress(char *buf, size_t len, const struct sp_bw_line *l);
+
 /* Flushes the stream: 0, or -errno if anything failed to be written. */
 int sp_print_flush(void);
 
@@ -96,7 +142,8 @@ json_object *sp_json_dev(const struct sp_dev *dev);
 json_object *sp_json_port(const struct sp_port *port);
 json_object *sp_json_server(const struct sp_server *srv);
 json_object *sp_json_lat(const struct sp_lat *lat, const struct sp_lat_config *req,
-			 const struct sp_lat_env *env);
+			 const struct sp_env *env);
+json_object *sp_json_bw(const struct sp_bw *bw);
 
 /*
  * Switch ports (switch show): a line naming the switch, then a table; JSON,

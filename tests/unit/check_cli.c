@@ -2,14 +2,15 @@
 /*
  * The real sparkperf-ctl binary, end to end, against the scripted kernel of
  * fakenl.c (LD_PRELOAD): what it asks the kernel (the request log), what it
- * prints on stdout and stderr, and its exit status, for the server and lat
- * objects. $CLI_WRAPPER (e.g. "valgrind -q --error-exitcode=99
+ * prints on stdout and stderr, and its exit status, for the server, lat and
+ * bw objects. $CLI_WRAPPER (e.g. "valgrind -q --error-exitcode=99
  * --leak-check=full") runs the binary under another program.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
+
+#include "testutil.h"
 
 #define CLI "../../user/sparkperf-ctl"
 
@@ -114,20 +117,6 @@ static void result_free(struct result *r)
 	free(r->log);
 }
 
-/* s begins with prefix */
-static bool starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static json_object *get(json_object *obj, const char *key)
-{
-	json_object *val = NULL;
-
-	ck_assert_msg(json_object_object_get_ex(obj, key, &val), "no key '%s'", key);
-	return val;
-}
-
 static int64_t geti(json_object *obj, const char *key)
 {
 	json_object *v = get(obj, key);
@@ -142,15 +131,6 @@ static const char *gets_(json_object *obj, const char *key)
 
 	ck_assert_msg(json_object_is_type(v, json_type_string), "%s is not a string", key);
 	return json_object_get_string(v);
-}
-
-static size_t count_lines(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
 }
 
 /* ---- lat run ------------------------------------------------------------ */
@@ -439,6 +419,434 @@ START_TEST(test_lat_show)
 }
 END_TEST
 
+/* ---- bw ------------------------------------------------------------------- */
+
+static json_object *idx(json_object *arr, size_t i)
+{
+	ck_assert(json_object_is_type(arr, json_type_array));
+	ck_assert_uint_gt(json_object_array_length(arr), i);
+	return json_object_array_get_idx(arr, i);
+}
+
+static double getd(json_object *obj, const char *key)
+{
+	json_object *v = get(obj, key);
+
+	ck_assert_msg(json_object_is_type(v, json_type_double), "%s is not a number", key);
+	return json_object_get_double(v);
+}
+
+/* Both halves: a session per device, started together, and their sum. */
+START_TEST(test_bw_text)
+{
+	struct result r;
+
+	run(&r, "ok", "bw", "run", "peer", "192.168.200.12,192.168.201.12", "dev",
+	    "rocep1s0f0,roceP2p1s0f0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	/* one socket each, the same start about a second ahead */
+	ck_assert_str_eq(r.log,
+		"BW_RUN peer=4 port=-1 dev=rocep1s0f0 op=-1 size=-1 qps=-1 threads=-1 depth=-1 "
+		"signal=-1 iters=-1 duration=-1 bidir=0 validate=0 interval=-1 start_at=ok\n"
+		"BW_RUN peer=4 port=-1 dev=roceP2p1s0f0 op=-1 size=-1 qps=-1 threads=-1 depth=-1 "
+		"signal=-1 iters=-1 duration=-1 bidir=0 validate=0 interval=-1 start_at=ok\n"
+		"BW_GET id=200\nBW_GET id=201\nBW_GET id=200\nBW_GET id=201\n"
+		"RELEASE id=200\nRELEASE id=201\n");
+	ck_assert(starts_with(r.out, "RDMA write bandwidth: 2 sessions started together, "
+			      "1 QP and 1 thread each, depth 128, a completion every 16\n"
+			      "Run: 5000 messages per QP, one direction\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nid   dev           peer            op     "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n200  rocep1s0f0    192.168.200.12  write  65536    "
+				     "1    1        done     327680000    5000      10.000   "
+				     "1250.00    0.019   8.000            10.000           "
+				     "12.000           50.0\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n201  roceP2p1s0f0  192.168.201.12  write  "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nsum  -             -               write  65536    "
+				     "2    2        done     655360000    10000     20.000   "
+				     "2500.00    0.038   -                -                -"
+				     "                100.0   start skew 1.000 usec\n"));
+	ck_assert_uint_eq(count_lines(r.out), 8);
+	result_free(&r);
+
+	/* one session: no common start, no sum */
+	run(&r, "ok", "bw", "run", "peer", "fd00::12", "op", "send", "size", "1M", "qps", "4",
+	    "threads", "2", "depth", "64", "signal", "8", "duration", "2.5", "bidir", "validate",
+	    "interval", "250", "port", "18600", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.log,
+		"BW_RUN peer=16 port=18600 dev=- op=2 size=1048576 qps=4 threads=2 depth=64 "
+		"signal=8 iters=-1 duration=2500 bidir=1 validate=1 interval=250 start_at=-\n"
+		"BW_GET id=200\nBW_GET id=200\nRELEASE id=200\n");
+	ck_assert(starts_with(r.out, "RDMA send bandwidth: 1 session, 4 QPs and 2 threads each, "
+			      "depth 64, a completion every 8\n"
+			      "Run: 2500 ms, both directions, data validated\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  cpu[%]  validate_errors\n"));
+	ck_assert_ptr_null(strstr(r.out, "\nsum "));
+	ck_assert_uint_eq(count_lines(r.out), 6);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_json_sweep)
+{
+	json_object *doc, *o, *s, *agg;
+	struct result r;
+	size_t i;
+
+	run(&r, "ok", "-j", "bw", "run", "peer", "192.168.200.12", "size", "4K..16K", "iters",
+	    "10", "qps", "2", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	/* one run after the other, each released before the next starts */
+	ck_assert_ptr_nonnull(strstr(r.log, " size=4096 qps=2 threads=-1 depth=-1 signal=-1 "
+				     "iters=10 duration=-1 bidir=0 validate=0 interval=-1 "
+				     "start_at=-\nBW_GET id=200\nBW_GET id=200\nRELEASE id=200\n"
+				     "BW_RUN peer=4 port=-1 dev=- op=-1 size=8192 "));
+	ck_assert_ptr_nonnull(strstr(r.log, "RELEASE id=201\nBW_RUN peer=4 port=-1 dev=- op=-1 "
+				     "size=16384 "));
+	ck_assert_uint_eq(count_lines(r.out), 1);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_object_array_length(doc), 3);
+	for (i = 0; i < 3; i++) {
+		o = idx(doc, i);
+		ck_assert_int_eq(geti(o, "size_bytes"), 4096 << i);
+		ck_assert_str_eq(gets_(o, "module_version"), "0.1.0-fake");
+		ck_assert(json_object_is_type(get(o, "start_at_ns"), json_type_null));
+		s = idx(get(o, "sessions"), 0);
+		ck_assert_int_eq(geti(s, "id"), 200 + (int)i);
+		ck_assert_str_eq(gets_(s, "state"), "done");
+		ck_assert_str_eq(gets_(s, "op"), "write");
+		ck_assert_str_eq(gets_(s, "dev"), "rxe0");
+		ck_assert_int_eq(geti(s, "size_bytes"), 4096 << i);
+		ck_assert_int_eq(geti(s, "qps"), 2);
+		ck_assert_int_eq(geti(s, "tx_msgs"), 20);
+		ck_assert_int_eq(geti(s, "tx_bytes"), 20 * (4096 << i));
+		ck_assert_int_eq(geti(s, "bytes"), geti(s, "tx_bytes") + geti(s, "rx_bytes"));
+		ck_assert(fabs(getd(s, "gbit_per_s") - 10) < 1e-6);
+		ck_assert(fabs(getd(s, "gbit_per_s") - geti(s, "bytes") * 8.0 /
+			       geti(s, "elapsed_ns")) < 1e-5);
+		ck_assert(fabs(getd(s, "mb_per_s") - geti(s, "bytes") * 1000.0 /
+			       geti(s, "elapsed_ns")) < 1e-2);
+		ck_assert_uint_eq(json_object_array_length(get(s, "intervals")), 3);
+		ck_assert(fabs(getd(get(s, "interval_gbit_per_s"), "min") - 8) < 1e-6);
+		ck_assert(fabs(getd(get(s, "interval_gbit_per_s"), "p50") - 10) < 1e-6);
+		ck_assert(fabs(getd(get(s, "interval_gbit_per_s"), "max") - 12) < 1e-6);
+		agg = get(o, "aggregate");
+		ck_assert_int_eq(geti(agg, "sessions"), 1);
+		ck_assert_int_eq(geti(agg, "bytes"), geti(s, "bytes"));
+		ck_assert(fabs(getd(agg, "gbit_per_s") - getd(s, "gbit_per_s")) < 1e-6);
+	}
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_json_two)
+{
+	json_object *doc, *o;
+	struct result r;
+
+	run(&r, "ok", "-j", "bw", "run", "peer", "192.168.200.12,192.168.201.12", "dev",
+	    "rxe0,rxe1", "size", "1M", "qps", "2", "iters", "16", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	o = idx(doc, 0);
+	ck_assert_str_eq(gets_(idx(get(o, "sessions"), 0), "dev"), "rxe0");
+	ck_assert_str_eq(gets_(idx(get(o, "sessions"), 1), "dev"), "rxe1");
+	ck_assert_int_eq(geti(idx(get(o, "sessions"), 1), "tx_bytes"), 32 * 1048576);
+	ck_assert_int_eq(geti(get(o, "aggregate"), "sessions"), 2);
+	ck_assert_int_eq(geti(get(o, "aggregate"), "bytes"), 64 * 1048576);
+	ck_assert(fabs(getd(get(o, "aggregate"), "gbit_per_s") - 20) < 1e-6);
+	ck_assert_int_eq(geti(get(o, "aggregate"), "start_skew_ns"), 1000);
+	ck_assert_int_eq(geti(o, "start_at_ns"), geti(o, "start_at_ns"));
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_usage)
+{
+	static const char *const cases[][12] = {
+		{ "bw", "run", NULL },
+		{ "bw", "run", "peer", "192.168.200.12,192.168.201.12", "dev", "rxe0", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "dev", "rxe0,rxe1", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "op", "atomic", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "size", "0", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "qps", "65", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "threads", "17", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "colour", "blue", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "iters", "5", "duration", "1", NULL },
+		{ "bw", "run", "peer", "spark2", NULL },
+		{ "bw", "run", "peer", "192.168.200.12", "validate", "validate", NULL },
+		{ "bw", "show", "x", NULL },
+		{ "bw", "stop", "1", "2", NULL },
+		{ "bw", "launch", NULL },
+	};
+	static const char *const want[] = {
+		"Missing 'peer ADDR[,ADDR...]': the address of the server",
+		"2 peer addresses but 1 device: give one device per peer address, or no dev",
+		"1 peer address but 2 devices: give one device per peer address, or no dev",
+		"Invalid op: 'atomic' (write, send or read)",
+		"Invalid size: '0' (range 1..8388608 bytes)",
+		"Invalid QP count: '65' (range 1..64)",
+		"Invalid thread count: '17' (range 1..16)",
+		"Unknown keyword 'colour'",
+		"'iters' and 'duration' cannot be used together",
+		"Invalid peer address: 'spark2' (an IPv4 or IPv6 address)",
+		"Duplicate keyword 'validate'",
+		"Invalid session id: 'x'",
+		"Unexpected argument '2'",
+		"Unknown command 'launch' for object 'bw'",
+	};
+	char line[256];
+	struct result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i];
+
+		run(&r, "ok", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10],
+		    a[11]);
+		snprintf(line, sizeof(line), "%s (see 'sparkperf-ctl bw help')\n", want[i]);
+		ck_assert_msg(r.rc == 2, "case %zu: rc %d", i, r.rc);
+		ck_assert_str_eq(r.err, line);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_str_eq(r.log, "");	/* nothing reaches the kernel */
+		result_free(&r);
+	}
+
+	/* threads above qps: the kernel's to refuse, not the tool's */
+	run(&r, "ok", "bw", "run", "peer", "192.168.200.12", "threads", "4", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_nonnull(strstr(r.log, " qps=-1 threads=4 "));
+	result_free(&r);
+
+	run(&r, "ok", "bw", "help", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert(starts_with(r.out, "Usage: sparkperf-ctl [ OPTIONS ] bw show [ ID ]\n"));
+	result_free(&r);
+	run(&r, "ok", "bw", "run", "--help", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert(starts_with(r.out, "Usage: "));
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_failed)
+{
+	json_object *doc, *s;
+	struct result r;
+
+	/* nothing measured: the row with its error, the reason on stderr, exit 1 */
+	run(&r, "fail", "bw", "run", "peer", "192.168.200.99", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: no sparkperf server answers at this address and port.\n");
+	ck_assert_ptr_nonnull(strstr(r.out, "  failed   0            0         -        -"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  error: no sparkperf server answers at this "
+				     "address and port\n"));
+	result_free(&r);
+
+	/* one of two halves fails mid-run with a completion error */
+	run(&r, "bw_fail_second", "-j", "bw", "run", "peer", "192.168.200.12,192.168.201.12",
+	    "size", "4K..8K", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: session 201 to 192.168.201.12 on rxe0: work completion "
+			 "error: status 12 (transport retry counter exceeded), opcode "
+			 "RDMA_WRITE, vendor error 0x81.\n");
+	ck_assert_ptr_null(strstr(r.log, "size=8192"));	/* the sweep ends */
+	doc = json_tokener_parse(r.out);
+	ck_assert_uint_eq(json_object_array_length(doc), 1);
+	s = idx(get(idx(doc, 0), "sessions"), 1);
+	ck_assert_str_eq(gets_(s, "state"), "failed");
+	ck_assert_int_eq(geti(s, "error"), EIO);
+	ck_assert(starts_with(gets_(s, "error_msg"), "work completion error: status 12"));
+	ck_assert_int_eq(geti(s, "tx_bytes"), 2500 * 4096);
+	ck_assert_str_eq(gets_(idx(get(idx(doc, 0), "sessions"), 0), "state"), "done");
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_sigint)
+{
+	json_object *doc, *ss;
+	struct result r;
+
+	/* Ctrl-C: BW_STOP to each, the results, exit 0 */
+	run(&r, "sigint", "-j", "bw", "run", "peer", "192.168.200.12,192.168.201.12",
+	    "size", "64K..128K", "duration", "60", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "Session 200 (65536 B) stopped after 32768000 bytes.\n"
+			 "Session 201 (65536 B) stopped after 32768000 bytes.\n");
+	ck_assert_ptr_nonnull(strstr(r.log, "BW_STOP id=200\nBW_STOP id=201\n"));
+	ck_assert_ptr_null(strstr(r.log, "size=131072"));	/* the sweep ends */
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_object_array_length(doc), 1);
+	ss = get(idx(doc, 0), "sessions");
+	ck_assert_str_eq(gets_(idx(ss, 0), "state"), "stopped");
+	ck_assert_str_eq(gets_(idx(ss, 1), "state"), "stopped");
+	ck_assert_int_eq(geti(idx(ss, 1), "tx_bytes"), 32768000);
+	json_object_put(doc);
+	ck_assert(r.secs < 5);
+	result_free(&r);
+
+	/* before anything was measured: exit 130 */
+	run(&r, "sigint_early", "bw", "run", "peer", "192.168.200.12", NULL);
+	ck_assert_int_eq(r.rc, 130);
+	ck_assert_str_eq(r.err, "Session 200 (65536 B) stopped after 0 bytes.\n");
+	ck_assert_ptr_nonnull(strstr(r.out, "  stopped  0            0  "));
+	result_free(&r);
+
+	/* a second Ctrl-C: stop waiting, print what was measured */
+	run(&r, "sigint_twice", "bw", "run", "peer", "192.168.200.12", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "Session 200 (65536 B) was still running after 163840000 "
+			 "bytes.\n");
+	ck_assert_ptr_nonnull(strstr(r.out, "  running  163840000    2500 "));
+	ck_assert(r.secs < 5);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_refused)
+{
+	struct result r;
+
+	/* no extended ACK: errno in words, one line */
+	run(&r, "eperm", "bw", "run", "peer", "192.168.200.12", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "sparkperf-ctl: bw run: Operation not permitted\n");
+	result_free(&r);
+
+	run(&r, "extack", "-j", "bw", "run", "peer", "192.168.200.12", "op", "read", "bidir",
+	    NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "Error: bidirectional runs need op write or send.\n");
+	result_free(&r);
+
+	/* the second half refused: the first is stopped and released, nothing printed */
+	run(&r, "bw_refuse_second", "bw", "run", "peer", "192.168.200.12,192.168.201.12",
+	    NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "Error: bidirectional runs need op write or send.\n");
+	ck_assert_ptr_nonnull(strstr(r.log, "start_at=ok\nBW_STOP id=200\nRELEASE id=200\n"));
+	result_free(&r);
+
+	run(&r, "nomodule", "bw", "run", "peer", "192.168.200.12", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert(starts_with(r.err, "Error: the sparkperf kernel module is not loaded"));
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_polled)
+{
+	json_object *doc;
+	struct result r;
+
+	/* no progress group: BW_GET every second, for both sessions */
+	run(&r, "noprogress", "-j", "bw", "run", "peer", "192.168.200.12,192.168.201.12",
+	    NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "BW_GET id=200\nBW_GET id=201\nBW_GET id=200\n"
+				     "BW_GET id=201\nBW_GET id=200\nBW_GET id=201\n"
+				     "RELEASE id=200\nRELEASE id=201\n"));
+	ck_assert(r.secs > 0.9 && r.secs < 5);
+	doc = json_tokener_parse(r.out);
+	ck_assert_str_eq(gets_(idx(get(idx(doc, 0), "sessions"), 1), "state"), "done");
+	json_object_put(doc);
+	result_free(&r);
+
+	/* a module that answers ID, STATE and TX_BYTES only: the rest from the request */
+	run(&r, "sparse", "-j", "bw", "run", "peer", "192.168.200.12", "iters", "7", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	{
+		json_object *s = idx(get(idx(doc, 0), "sessions"), 0);
+
+		ck_assert_str_eq(gets_(s, "peer"), "192.168.200.12");
+		ck_assert_int_eq(geti(s, "port"), 18520);
+		ck_assert_int_eq(geti(s, "size_bytes"), 65536);
+		ck_assert_int_eq(geti(s, "iters"), 7);
+		ck_assert(json_object_is_type(get(s, "dev"), json_type_null));
+		ck_assert_int_eq(geti(s, "tx_bytes"), 7 * 65536);
+		ck_assert(json_object_is_type(get(s, "gbit_per_s"), json_type_null));
+		ck_assert(json_object_is_type(get(s, "start_ns"), json_type_null));
+	}
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bw_show_stop)
+{
+	json_object *doc;
+	struct result r;
+
+	run(&r, "bw_list", "bw", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.log, "BW_GET dump\n");
+	ck_assert_uint_eq(count_lines(r.out), 3);
+	ck_assert(starts_with(r.out, "id   dev           peer            op     size[B]  "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n5    rocep1s0f0    192.168.200.12  write  65536    "
+				     "4    2        running  "));
+	ck_assert_ptr_nonnull(strstr(r.out, "  validate_errors\n"));
+	result_free(&r);
+
+	run(&r, "bw_list", "-j", "bw", "show", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	doc = json_tokener_parse(r.out);
+	ck_assert_uint_eq(json_object_array_length(doc), 2);
+	ck_assert_str_eq(gets_(idx(doc, 1), "state"), "done");
+	ck_assert_str_eq(gets_(idx(doc, 1), "op"), "read");
+	json_object_put(doc);
+	result_free(&r);
+
+	run(&r, "bw_list", "bw", "show", "5", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.log, "BW_GET id=5\n");
+	ck_assert_ptr_nonnull(strstr(r.out, "\n\ninterval  end[ms]  bytes[B]   msgs  Gbit/s\n"
+				     "1         131.072  131072000  2000  8.000\n"));
+	result_free(&r);
+
+	run(&r, "bw_list", "bw", "show", "9", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: no bandwidth session with this id.\n");
+	result_free(&r);
+
+	/* every session that still runs */
+	run(&r, "bw_list", "bw", "stop", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.log, "BW_GET dump\nBW_STOP id=5\n");
+	result_free(&r);
+
+	run(&r, "bw_list", "bw", "stop", "5", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.log, "BW_STOP id=5\n");
+	result_free(&r);
+
+	run(&r, "bw_list", "bw", "stop", "9", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: no bandwidth session with this id.\n");
+	result_free(&r);
+
+	/* nothing to list */
+	run(&r, "ok", "-j", "bw", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "[]\n");
+	result_free(&r);
+}
+END_TEST
+
 /* ---- server --------------------------------------------------------------- */
 
 START_TEST(test_server)
@@ -524,6 +932,20 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_no_progress_group);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_lat_show);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("bw");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_bw_text);
+	tcase_add_test(tc, test_bw_json_sweep);
+	tcase_add_test(tc, test_bw_json_two);
+	tcase_add_test(tc, test_bw_usage);
+	tcase_add_test(tc, test_bw_failed);
+	tcase_add_test(tc, test_bw_sigint);
+	tcase_add_test(tc, test_bw_refused);
+	tcase_add_test(tc, test_bw_polled);
+	tcase_add_test(tc, test_bw_show_stop);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("server");

@@ -26,20 +26,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define FAMILY 0x1f
-#define SEQ 777
-
-/* ---- helpers ------------------------------------------------------------ */
-
-static struct nl_msg *genl_new(uint8_t cmd, int flags)
-{
-	struct nl_msg *msg = nlmsg_alloc();
-
-	ck_assert_ptr_nonnull(msg);
-	ck_assert_ptr_nonnull(genlmsg_put(msg, 0, SEQ, FAMILY, 0, flags, cmd,
-					  SPARKPERF_GENL_VERSION));
-	return msg;
-}
 
 static struct sp_addr addr4(const char *s)
 {
@@ -48,42 +34,6 @@ static struct sp_addr addr4(const char *s)
 	ck_assert_int_eq(sp_parse_addr(s, &a), 0);
 	ck_assert_uint_eq(a.len, 4);
 	return a;
-}
-
-/* The request's header and its attributes in tb; returns the header. */
-static struct genlmsghdr *req_parse(struct nl_msg *msg, struct nlattr **tb, int max,
-				    uint8_t cmd, int flags)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *ghdr = nlmsg_data(nlh);
-
-	ck_assert_uint_eq(nlh->nlmsg_type, FAMILY);
-	ck_assert_uint_eq(nlh->nlmsg_flags, NLM_F_REQUEST | flags);
-	ck_assert_uint_eq(ghdr->cmd, cmd);
-	ck_assert_uint_eq(ghdr->version, SPARKPERF_GENL_VERSION);
-	ck_assert_uint_eq(ghdr->reserved, 0);
-	ck_assert_int_eq(genlmsg_parse(nlh, 0, tb, max, NULL), 0);
-	return ghdr;
-}
-
-static int count_attrs(struct nl_msg *msg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *a;
-	int rem, n = 0;
-
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-		n++;
-	return n;
-}
-
-/* attribute present with exactly len bytes of payload */
-static void assert_attr(struct nlattr **tb, int type, int len)
-{
-	ck_assert_msg(tb[type] != NULL, "attribute %d missing", type);
-	ck_assert_msg(nla_len(tb[type]) == len, "attribute %d: %d bytes, want %d", type,
-		      nla_len(tb[type]), len);
 }
 
 /* ---- request building --------------------------------------------------- */
@@ -563,28 +513,6 @@ END_TEST
 /* ---- reply state machine ------------------------------------------------ */
 
 
-static struct nl_msg *error_new(struct nl_msg *req, int error, int flags)
-{
-	struct nlmsghdr *rq = nlmsg_hdr(req);
-	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR, flags);
-	struct nlmsgerr e = { .error = error, .msg = *rq };
-
-	ck_assert_ptr_nonnull(msg);
-	nlmsg_hdr(msg)->nlmsg_seq = rq->nlmsg_seq;
-	ck_assert_int_eq(nlmsg_append(msg, &e, sizeof(e), NLMSG_ALIGNTO), 0);
-	return msg;
-}
-
-static struct nl_msg *done_msg(void)
-{
-	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
-	int error = 0;
-
-	nlmsg_hdr(msg)->nlmsg_seq = SEQ;
-	nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO);
-	return msg;
-}
-
 static int collect_id(struct nlmsghdr *nlh, void *arg)
 {
 	return sp_nl_parse_lat_id(nlh, arg, NULL);
@@ -665,7 +593,7 @@ START_TEST(test_xact_lat_get)
 	m[1] = lat_reply(BAD_NO_STATE, NLM_F_MULTI);
 	len = datagram(buf, sizeof(buf), m, 2);
 	ck_assert(!sp_nl_xact_feed(&x, buf, len));
-	m[0] = done_msg();
+	m[0] = done_msg(0);
 	len = datagram(buf, sizeof(buf), m, 1);
 	ck_assert(sp_nl_xact_feed(&x, buf, len));
 	ck_assert_int_eq(sp_nl_xact_result(&x), -EBADMSG);
@@ -736,7 +664,7 @@ START_TEST(test_xact_samples_csv)
 	ck_assert(!sp_nl_xact_feed(&x, buf, len));
 	m[0] = samples_msg(1000, 0, 0);		/* an empty chunk is harmless */
 	m[1] = samples_msg(1000, 2, 0);
-	m[2] = done_msg();
+	m[2] = done_msg(0);
 	len = datagram(buf, sizeof(buf), m, 3);
 	ck_assert(sp_nl_xact_feed(&x, buf, len));
 	ck_assert_int_eq(sp_nl_xact_result(&x), 0);
@@ -755,7 +683,7 @@ START_TEST(test_xact_samples_csv)
 	s.f = open_memstream(&s.buf, &s.len);
 	sp_nl_xact_init(&x, FAMILY, req, SPARKPERF_CMD_LAT_SAMPLES, sink_samples, &s);
 	m[0] = samples_msg(0, 2, 8);
-	m[1] = done_msg();
+	m[1] = done_msg(0);
 	len = datagram(buf, sizeof(buf), m, 2);
 	ck_assert(sp_nl_xact_feed(&x, buf, len));
 	ck_assert_int_eq(sp_nl_xact_result(&x), -EBADMSG);

@@ -22,12 +22,6 @@
 /* ---- capture ------------------------------------------------------------ */
 
 
-/* s begins with prefix */
-static bool starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 /* ---- fixtures ----------------------------------------------------------- */
 
 /*
@@ -80,11 +74,11 @@ static void make_lat(struct sp_lat *l)
 	l->n_intervals = 2;
 	l->intervals = calloc(2, sizeof(*l->intervals));
 	ck_assert_ptr_nonnull(l->intervals);
-	l->intervals[0] = (struct sp_lat_interval){ 1000000000, 600, 1470, 2100, 98765 };
-	l->intervals[1] = (struct sp_lat_interval){ 1600000, 400, 1470, 1470, 2100 };
+	l->intervals[0] = (struct sp_interval){ 1000000000, 600, 1470, 2100, 98765, 0 };
+	l->intervals[1] = (struct sp_interval){ 1600000, 400, 1470, 1470, 2100, 0 };
 }
 
-static const struct sp_lat_env env = {
+static const struct sp_env env = {
 	.tool_version = "0.1.0-test",
 	.module_version = "0.1.0",
 	.kernel_release = "6.1.0-18-amd64",
@@ -211,46 +205,6 @@ START_TEST(test_lat_text_duration)
 }
 END_TEST
 
-/* ---- JSON --------------------------------------------------------------- */
-
-static json_object *get(json_object *obj, const char *key)
-{
-	json_object *val = NULL;
-
-	ck_assert_msg(json_object_object_get_ex(obj, key, &val), "no key '%s'", key);
-	return val;
-}
-
-static void assert_int(json_object *obj, const char *key, int64_t want)
-{
-	json_object *v = get(obj, key);
-
-	ck_assert_msg(json_object_is_type(v, json_type_int), "%s is not an integer", key);
-	ck_assert_int_eq(json_object_get_int64(v), want);
-}
-
-static void assert_str(json_object *obj, const char *key, const char *want)
-{
-	json_object *v = get(obj, key);
-
-	ck_assert_msg(json_object_is_type(v, json_type_string), "%s is not a string", key);
-	ck_assert_str_eq(json_object_get_string(v), want);
-}
-
-static void assert_double(json_object *obj, const char *key, double want, double tol)
-{
-	json_object *v = get(obj, key);
-
-	ck_assert_msg(json_object_is_type(v, json_type_double), "%s is not a float", key);
-	ck_assert_msg(fabs(json_object_get_double(v) - want) <= tol, "%s: %.6f, want %.6f",
-		      key, json_object_get_double(v), want);
-}
-
-static void assert_null(json_object *obj, const char *key)
-{
-	ck_assert_msg(json_object_is_type(get(obj, key), json_type_null), "%s is not null", key);
-}
-
 static const char *const result_keys[] = {
 	"tool_version", "module_version", "kernel_release", "host", "clock_source",
 	"clock_resolution_ns", "id", "state", "error", "config", "dev", "cpu", "size_bytes",
@@ -264,18 +218,6 @@ static const char *const config_keys[] = {
 	"peer", "port", "op", "size_bytes", "iters", "duration_ms", "warmup", "samples_max",
 	"interval_ms", "dev", "cpu",
 };
-
-static void assert_keys(json_object *obj, const char *const *keys, size_t n)
-{
-	size_t i = 0;
-
-	ck_assert_uint_eq((size_t)json_object_object_length(obj), n);
-	json_object_object_foreach(obj, key, val) {
-		(void)val;
-		ck_assert_str_eq(key, keys[i]);
-		i++;
-	}
-}
 
 START_TEST(test_lat_json)
 {
@@ -564,7 +506,7 @@ END_TEST
 START_TEST(test_progress_line)
 {
 	struct sp_lat_progress p = { .id = 7, .state = SPARKPERF_LAT_STATE_CONNECTING };
-	struct sp_lat_interval iv = { .end_ns = 1000000000, .count = 600, .p50_ns = 1471,
+	struct sp_interval iv = { .end_ns = 1000000000, .count = 600, .p50_ns = 1471,
 				       .p99_ns = 2100, .max_ns = 9000 };
 	char buf[256];
 

@@ -26,20 +26,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define FAMILY 0x1f	/* any dynamic generic netlink id */
-#define SEQ 4242
-
-/* ---- helpers to build kernel answers ------------------------------------ */
-
-static struct nl_msg *genl_new(uint8_t cmd, int flags)
-{
-	struct nl_msg *msg = nlmsg_alloc();
-
-	ck_assert_ptr_nonnull(msg);
-	ck_assert_ptr_nonnull(genlmsg_put(msg, 0, SEQ, FAMILY, 0, flags, cmd,
-					  SPARKPERF_GENL_VERSION));
-	return msg;
-}
 
 static void put_gid(struct nl_msg *msg, uint32_t index, uint8_t type, const char *addr)
 {
@@ -447,22 +433,6 @@ END_TEST
 
 /* ---- NLMSG_ERROR / NLMSG_DONE ------------------------------------------- */
 
-/* NLMSG_ERROR for req; the request is echoed unless capped. */
-static struct nl_msg *error_new(struct nl_msg *req, int error, int flags)
-{
-	struct nlmsghdr *rq = nlmsg_hdr(req);
-	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR, flags);
-	struct nlmsgerr e = { .error = error, .msg = *rq };
-
-	ck_assert_ptr_nonnull(msg);
-	nlmsg_hdr(msg)->nlmsg_seq = rq->nlmsg_seq;
-	ck_assert_int_eq(nlmsg_append(msg, &e, sizeof(e), NLMSG_ALIGNTO), 0);
-	if (!(flags & NLM_F_CAPPED))
-		ck_assert_int_eq(nlmsg_append(msg, nlmsg_data(rq), nlmsg_datalen(rq),
-					      NLMSG_ALIGNTO), 0);
-	return msg;
-}
-
 START_TEST(test_error_capped_extack)
 {
 	struct nl_msg *req, *msg;
@@ -571,15 +541,6 @@ static struct nl_msg *dev_reply(uint32_t index, const char *name, int flags)
 	struct nl_msg *msg = genl_new(SPARKPERF_CMD_DEV_GET, NLM_F_MULTI | flags);
 
 	put_dev_head(msg, index, name);
-	return msg;
-}
-
-static struct nl_msg *done_msg(int error)
-{
-	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
-
-	nlmsg_hdr(msg)->nlmsg_seq = SEQ;
-	nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO);
 	return msg;
 }
 
@@ -793,17 +754,6 @@ START_TEST(test_events_feed)
 	ck_assert_int_eq(s.n, 2);
 }
 END_TEST
-
-/* ---- error report lines ------------------------------------------------- */
-
-static size_t count_lines(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
 
 static char *report(int error, const struct sp_nl_err *e)
 {

@@ -473,6 +473,42 @@ START_TEST(test_kv_duration_ms)
 }
 END_TEST
 
+/* Flags: a keyword alone, anywhere among the pairs. */
+START_TEST(test_kv_flag)
+{
+	bool bidir = false, validate = false;
+	uint32_t qps = 0;
+	struct sp_kv kv[] = {
+		{ .key = "qps", .type = SP_KV_U32, .min = 1, .max = 64, .dst = &qps },
+		{ .key = "bidir", .type = SP_KV_FLAG, .dst = &bidir },
+		{ .key = "validate", .type = SP_KV_FLAG, .dst = &validate },
+	};
+	char *a[] = { "bidir", "qps", "4", "validate" }, *b[] = { "qps", "2" },
+	     *dup[] = { "validate", "qps", "1", "validate" }, *val[] = { "bidir", "yes" },
+	     *last[] = { "qps", "2", "bidir" };
+	char err[128];
+
+	ck_assert_int_eq(sp_parse_kv(4, a, kv, 3, err, sizeof(err)), 0);
+	ck_assert(bidir && validate);
+	ck_assert_uint_eq(qps, 4);
+	ck_assert(kv[0].seen && kv[1].seen && kv[2].seen);
+
+	bidir = validate = false;
+	ck_assert_int_eq(sp_parse_kv(2, b, kv, 3, err, sizeof(err)), 0);
+	ck_assert(!bidir && !validate);
+	ck_assert(!kv[1].seen && !kv[2].seen);
+
+	ck_assert_int_eq(sp_parse_kv(3, last, kv, 3, err, sizeof(err)), 0);
+	ck_assert(bidir);
+
+	ck_assert_int_eq(sp_parse_kv(4, dup, kv, 3, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "Duplicate keyword 'validate'");
+	/* a flag takes no value: what follows is the next keyword */
+	ck_assert_int_eq(sp_parse_kv(2, val, kv, 3, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "Unknown keyword 'yes'");
+}
+END_TEST
+
 static Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -493,6 +529,7 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_kv_ok);
 	tcase_add_test(tc, test_kv_errors);
 	tcase_add_test(tc, test_kv_duration_ms);
+	tcase_add_test(tc, test_kv_flag);
 	tcase_add_test(tc, test_addr);
 	suite_add_tcase(s, tc);
 	return s;

@@ -233,49 +233,6 @@ START_TEST(test_text_empty)
 }
 END_TEST
 
-/* ---- JSON --------------------------------------------------------------- */
-
-static json_object *get(json_object *obj, const char *key)
-{
-	json_object *val = NULL;
-
-	ck_assert_msg(json_object_object_get_ex(obj, key, &val), "no key '%s'", key);
-	return val;
-}
-
-static void assert_str(json_object *obj, const char *key, const char *want)
-{
-	json_object *v = get(obj, key);
-
-	ck_assert_msg(json_object_is_type(v, json_type_string), "%s is not a string", key);
-	ck_assert_str_eq(json_object_get_string(v), want);
-}
-
-static void assert_int(json_object *obj, const char *key, int64_t want)
-{
-	json_object *v = get(obj, key);
-
-	ck_assert_msg(json_object_is_type(v, json_type_int), "%s is not an integer", key);
-	ck_assert_int_eq(json_object_get_int64(v), want);
-}
-
-static void assert_null(json_object *obj, const char *key)
-{
-	ck_assert_msg(json_object_is_type(get(obj, key), json_type_null), "%s is not null", key);
-}
-
-static void assert_keys(json_object *obj, const char *const *keys, size_t n)
-{
-	size_t i = 0;
-
-	ck_assert_uint_eq((size_t)json_object_object_length(obj), n);
-	json_object_object_foreach(obj, key, val) {
-		(void)val;
-		ck_assert_str_eq(key, keys[i]);
-		i++;
-	}
-}
-
 static const char *const dev_keys[] = {
 	"index", "name", "node_guid", "numa_node", "parent", "ports",
 };

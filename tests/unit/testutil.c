@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <linux/sparkperf.h>
+#include <netlink/genl/genl.h>
 
 #include "print.h"
 #include "testutil.h"
@@ -37,4 +41,149 @@ size_t datagram(void *buf, size_t size, struct nl_msg **msgs, size_t n)
 		nlmsg_free(msgs[i]);
 	}
 	return len;
+}
+
+/* ---- netlink messages of the tests ---------------------------------------- */
+
+struct nl_msg *genl_new(uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_nonnull(genlmsg_put(msg, 0, SEQ, FAMILY, 0, flags, cmd,
+					  SPARKPERF_GENL_VERSION));
+	return msg;
+}
+
+struct nl_msg *error_new(struct nl_msg *req, int error, int flags)
+{
+	struct nlmsghdr *rq = nlmsg_hdr(req);
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR, flags);
+	struct nlmsgerr e = { .error = error, .msg = *rq };
+
+	ck_assert_ptr_nonnull(msg);
+	nlmsg_hdr(msg)->nlmsg_seq = rq->nlmsg_seq;
+	ck_assert_int_eq(nlmsg_append(msg, &e, sizeof(e), NLMSG_ALIGNTO), 0);
+	if (!(flags & NLM_F_CAPPED))
+		ck_assert_int_eq(nlmsg_append(msg, nlmsg_data(rq), nlmsg_datalen(rq),
+					      NLMSG_ALIGNTO), 0);
+	return msg;
+}
+
+struct nl_msg *done_msg(int error)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
+
+	ck_assert_ptr_nonnull(msg);
+	nlmsg_hdr(msg)->nlmsg_seq = SEQ;
+	nlmsg_append(msg, &error, sizeof(error), NLMSG_ALIGNTO);
+	return msg;
+}
+
+struct genlmsghdr *req_parse(struct nl_msg *msg, struct nlattr **tb, int max, uint8_t cmd,
+			     int flags)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *ghdr = nlmsg_data(nlh);
+
+	ck_assert_uint_eq(nlh->nlmsg_type, FAMILY);
+	ck_assert_uint_eq(nlh->nlmsg_flags, NLM_F_REQUEST | flags);
+	ck_assert_uint_eq(ghdr->cmd, cmd);
+	ck_assert_uint_eq(ghdr->version, SPARKPERF_GENL_VERSION);
+	ck_assert_uint_eq(ghdr->reserved, 0);
+	ck_assert_int_eq(genlmsg_parse(nlh, 0, tb, max, NULL), 0);
+	return ghdr;
+}
+
+int count_attrs(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+		n++;
+	return n;
+}
+
+void assert_attr(struct nlattr **tb, int type, int len)
+{
+	ck_assert_msg(tb[type] != NULL, "attribute %d missing", type);
+	ck_assert_msg(nla_len(tb[type]) == len, "attribute %d: %d bytes, want %d", type,
+		      nla_len(tb[type]), len);
+}
+
+/* ---- JSON and text output ------------------------------------------------- */
+
+json_object *get(json_object *obj, const char *key)
+{
+	json_object *val = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(obj, key, &val), "no key '%s'", key);
+	return val;
+}
+
+void assert_int(json_object *obj, const char *key, int64_t want)
+{
+	json_object *v = get(obj, key);
+
+	ck_assert_msg(json_object_is_type(v, json_type_int), "%s is not an integer", key);
+	ck_assert_int_eq(json_object_get_int64(v), want);
+}
+
+void assert_str(json_object *obj, const char *key, const char *want)
+{
+	json_object *v = get(obj, key);
+
+	ck_assert_msg(json_object_is_type(v, json_type_string), "%s is not a string", key);
+	ck_assert_str_eq(json_object_get_string(v), want);
+}
+
+void assert_bool(json_object *obj, const char *key, bool want)
+{
+	json_object *v = get(obj, key);
+
+	ck_assert_msg(json_object_is_type(v, json_type_boolean), "%s is not a boolean", key);
+	ck_assert(json_object_get_boolean(v) == want);
+}
+
+void assert_double(json_object *obj, const char *key, double want, double tol)
+{
+	json_object *v = get(obj, key);
+
+	ck_assert_msg(json_object_is_type(v, json_type_double), "%s is not a float", key);
+	ck_assert_msg(fabs(json_object_get_double(v) - want) <= tol, "%s: %.6f, want %.6f",
+		      key, json_object_get_double(v), want);
+}
+
+void assert_null(json_object *obj, const char *key)
+{
+	ck_assert_msg(json_object_is_type(get(obj, key), json_type_null), "%s is not null", key);
+}
+
+void assert_keys(json_object *obj, const char *const *keys, size_t n)
+{
+	size_t i = 0;
+
+	ck_assert_uint_eq((size_t)json_object_object_length(obj), n);
+	json_object_object_foreach(obj, key, val) {
+		(void)val;
+		ck_assert_str_eq(key, keys[i]);
+		i++;
+	}
+}
+
+bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
 }

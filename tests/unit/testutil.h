@@ -4,8 +4,13 @@
 #define SPARKPERF_TESTUTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+#include <linux/genetlink.h>
+#include <netlink/attr.h>
 #include <netlink/msg.h>
 
 /* What print.c writes, captured in memory. */
@@ -21,5 +26,43 @@ char *cap_end(struct capture *c);
 
 /* Concatenates messages into one datagram (a dump fills an skb this way) and frees them. */
 size_t datagram(void *buf, size_t size, struct nl_msg **msgs, size_t n);
+
+/* ---- netlink messages of the tests ---------------------------------------- */
+
+#define FAMILY 0x1f	/* any dynamic generic netlink id */
+#define SEQ 4242	/* the sequence number of the requests and their answers */
+
+/* A message of the family, sequence number SEQ: a reply, or a multicast one. */
+struct nl_msg *genl_new(uint8_t cmd, int flags);
+/* The NLMSG_ERROR answering req (error 0: the ACK), echoing it unless NLM_F_CAPPED. */
+struct nl_msg *error_new(struct nl_msg *req, int error, int flags);
+/* The NLMSG_DONE of a dump of SEQ, carrying error. */
+struct nl_msg *done_msg(int error);
+
+/* A request as built: its headers checked, its attributes (up to max) in tb. */
+struct genlmsghdr *req_parse(struct nl_msg *msg, struct nlattr **tb, int max, uint8_t cmd,
+			     int flags);
+/* Its top-level attributes. */
+int count_attrs(struct nl_msg *msg);
+/* Attribute type is present with exactly len bytes of payload. */
+void assert_attr(struct nlattr **tb, int type, int len);
+
+/* ---- JSON and text output ------------------------------------------------- */
+
+/* obj[key], which must exist */
+json_object *get(json_object *obj, const char *key);
+void assert_int(json_object *obj, const char *key, int64_t want);
+void assert_str(json_object *obj, const char *key, const char *want);
+void assert_bool(json_object *obj, const char *key, bool want);
+/* a JSON float within tol of want */
+void assert_double(json_object *obj, const char *key, double want, double tol);
+void assert_null(json_object *obj, const char *key);
+/* exactly these keys, in this order */
+void assert_keys(json_object *obj, const char *const *keys, size_t n);
+
+/* s begins with prefix */
+bool starts_with(const char *s, const char *prefix);
+/* newlines in s */
+size_t count_lines(const char *s);
 
 #endif

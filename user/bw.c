@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparkperf-ctl bw: bandwidth sessions. "bw run" starts one kernel session
+ * per peer (or per peer and device: the two halves of a Spark port), all
+ * at once and, with several, told to start sending at the same moment;
+ * one such run per message size of a sweep. It follows them on the
+ * "progress" group (BW_GET as a safety net) and prints what they measured,
+ * also after Ctrl-C.
+ *
+ * A session lives as long as the netlink socket that started it (see
+ * lat.c), so each session of a run has its own socket, closed once its
+ * results are read; the control socket of sp_run follows them all.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "nl.h"
+#include "parse.h"
+#include "print.h"
+#include "run.h"
+#include "stats.h"
+#include "wait.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Sessions of one run: one per peer address. */
+#define BW_SESSIONS_MAX SPARKPERF_SESSIONS_MAX
+
+/* Several sessions are told to start sending this long after they are asked for. */
+#define BW_START_DELAY_NS 1000000000ULL
+
+/* The module's defaults (see the uapi header), for what it does not echo. */
+#define BW_DEFAULT_SIZE 65536
+#define BW_DEFAULT_DEPTH 128
+#define BW_DEFAULT_SIGNAL 16
+#define BW_DEFAULT_ITERS 5000
+#define BW_DEFAULT_INTERVAL_MS 100
+
+static const char bw_usage[] =
+	"Usage: sparkperf-ctl [ OPTIONS ] bw show [ ID ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bw run peer ADDR[,ADDR...] [ dev DEV[,DEV...] ]\n"
+	"               [ port PORT ] [ op OP ] [ size SIZE ] [ qps N ] [ threads N ]\n"
+	"               [ depth N ] [ signal N ] [ iters N | duration TIME ] [ bidir ]\n"
+	"               [ validate ] [ interval MS ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bw stop [ ID ]\n"
+	"       sparkperf-ctl bw help\n"
+	"where  OPTIONS := { -j[son] | -p[retty] }\n"
+	"       ADDR := the IPv4 or IPv6 address of a sparkperf server; several: one\n"
+	"               session each, all started together\n"
+	"       DEV := the RDMA device the route to the peer must use; one per ADDR\n"
+	"       PORT := 1..65535, default 18520\n"
+	"       OP := { write | send | read }\n"
+	"       SIZE := bytes per message (K = 1024, M = 1048576), 1..8M, default 64K;\n"
+	"               A..B sweeps: A, each power of two between, B, one run each\n"
+	"       N := qps 1..64 (default 1); threads 1..16, at most qps (default 1);\n"
+	"            depth 1..1024 work requests per QP (default 128); signal: a\n"
+	"            completion every 1..depth (default 16); iters: messages per QP,\n"
+	"            1..1000000000000 (default 5000)\n"
+	"       TIME := seconds (0.5, 10) or with a unit (ms, s, m, h), whole ms, up to 1h\n"
+	"       MS := length of one interval of the series, 10..60000 ms, default 100\n"
+	"       ID := a session id; stop without one stops every bandwidth session\n"
+	"Rates are of payload: Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s.\n"
+	"The default command is show.\n";
+
+/* ---- bw show, bw stop ---------------------------------------------------- */
+
+/* bw show: what is asked, printed (still on the socket: errors alike). */
+static int show(struct sp_nl *nl, bool has_id, uint32_t id)
+{
+	struct sp_bw_list list = { 0 };
+	struct sp_bw bw = { 0 };
+	int ret = has_id ? sp_nl_bw_get(nl, id, &bw) : sp_nl_bw_list(nl, &list);
+
+	if (!ret)
+		ret = has_id ? sp_print_bw(&bw) : sp_print_bws(list.bws, list.n);
+	sp_bw_free(&bw);
+	sp_bw_list_free(&list);
+	return ret;
+}
+
+/* bw stop: that session, or every one that still runs, as the dump lists them. */
+static int stop(struct sp_nl *nl, bool has_id, uint32_t id)
+{
+	struct sp_bw_list list;
+	size_t i;
+	int ret;
+
+	if (has_id)
+		return sp_nl_bw_stop(nl, id);
+	ret = sp_nl_bw_list(nl, &list);
+	for (i = 0; !ret && i < list.n; i++) {
+		if (sp_lat_state_final(list.bws[i].state))
+			continue;
+		ret = sp_nl_bw_stop(nl, list.bws[i].id);
+		if (ret == -ENOENT)
+			ret = 0;	/* ended meanwhile */
+	}
+	sp_bw_list_free(&list);
+	return ret;
+}
+
+/* "bw show|stop [ ID ]": fn on a socket of its own; errors reported. */
+static int by_id(const char *cmd, int argc, char **argv,
+		 int (*fn)(struct sp_nl *nl, bool has_id, uint32_t id))
+{
+	uint32_t id = 0;
+	struct sp_nl nl;
+	int ret;
+
+	if (sp_help_requested(argc, argv, bw_usage))
+		return SP_EXIT_OK;
+	if (argc > 1)
+		return sp_usage_error("bw", "Unexpected argument '%s'", argv[1]);
+	if (argc == 1 && sp_parse_u32(argv[0], 0, UINT32_MAX, &id))
+		return sp_usage_error("bw", "Invalid session id: '%s'", argv[0]);
+	ret = sp_nl_open(&nl);
+	if (ret)
+		return sp_report_open_error("bw", cmd, ret, &nl.err);
+	ret = fn(&nl, argc == 1, id);
+	if (ret)
+		sp_report_nl_error(stderr, "bw", cmd, ret, &nl.err);
+	sp_nl_close(&nl);
+	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
+}
+
+static int bw_show(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return by_id("show", argc, argv, show);
+}
+
+static int bw_stop(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return by_id("stop", argc, argv, stop);
+}
+
+/* ---- bw run: arguments --------------------------------------------------- */
+
+struct run_args {
+	struct sp_bw_config cfg;	/* as requested; peer, dev, size set per session */
+	struct sp_addr peers[BW_SESSIONS_MAX];
+	size_t n_peers;			/* sessions per run */
+	char devs[BW_SESSIONS_MAX][SPARKPERF_DEV_NAME_MAX];
+	size_t n_devs;			/* 0 or n_peers */
+	uint64_t sizes[SP_SWEEP_MAX];
+	size_t n_sizes;			/* 0: the kernel's default size */
+};
+
+enum {
+	K_PEER, K_DEV, K_PORT, K_OP, K_SIZE, K_QPS, K_THREADS, K_DEPTH, K_SIGNAL, K_ITERS,
+	K_DURATION, K_BIDIR, K_VALIDATE, K_INTERVAL, K_N
+};
+
+static int parse_run_args(int argc, char **argv, struct run_args *a)
+{
+	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL;
+	struct sp_bw_config *c = &a->cfg;
+	uint32_t port = 0;
+	struct sp_kv kv[K_N] = {
+		[K_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
+			     .dst = &peer },
+		[K_DEV] = { .key = "dev", .what = "device list", .type = SP_KV_STRING, .dst = &dev },
+		[K_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535, .dst = &port },
+		[K_OP] = { .key = "op", .type = SP_KV_STRING, .dst = &op },
+		[K_SIZE] = { .key = "size", .type = SP_KV_STRING, .dst = &size },
+		[K_QPS] = { .key = "qps", .what = "QP count", .type = SP_KV_U32, .min = 1,
+			    .max = SPARKPERF_BW_QPS_MAX, .dst = &c->qps },
+		[K_THREADS] = { .key = "threads", .what = "thread count", .type = SP_KV_U32,
+				.min = 1, .max = SPARKPERF_BW_THREADS_MAX, .dst = &c->threads },
+		[K_DEPTH] = { .key = "depth", .type = SP_KV_U32, .min = 1,
+			      .max = SPARKPERF_BW_DEPTH_MAX, .dst = &c->depth },
+		[K_SIGNAL] = { .key = "signal", .what = "signal interval", .type = SP_KV_U32,
+			       .min = 1, .max = SPARKPERF_BW_DEPTH_MAX, .dst = &c->signal },
+		[K_ITERS] = { .key = "iters", .what = "iteration count", .type = SP_KV_U64,
+			      .min = 1, .max = SPARKPERF_BW_ITERS_MAX, .dst = &c->iters },
+		[K_DURATION] = { .key = "duration", .type = SP_KV_DURATION_MS, .min = 1,
+				 .max = SPARKPERF_LAT_DURATION_MS_MAX, .dst = &c->duration_ms },
+		[K_BIDIR] = { .key = "bidir", .type = SP_KV_FLAG, .dst = &c->bidir },
+		[K_VALIDATE] = { .key = "validate", .type = SP_KV_FLAG, .dst = &c->validate },
+		[K_INTERVAL] = { .key = "interval", .type = SP_KV_U32,
+				 .min = SPARKPERF_LAT_INTERVAL_MS_MIN,
+				 .max = SPARKPERF_LAT_INTERVAL_MS_MAX, .dst = &c->interval_ms },
+	};
+	char err[256];
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
+		return sp_usage_error("bw", "%s", err);
+	if (!peer)
+		return sp_usage_error("bw", "Missing 'peer ADDR[,ADDR...]': the address of the "
+				      "server");
+	ret = sp_run_parse_peers("bw", peer, a->peers, BW_SESSIONS_MAX, &a->n_peers);
+	if (!ret && dev)
+		ret = sp_run_parse_devs("bw", dev, a->devs, BW_SESSIONS_MAX, &a->n_devs);
+	if (ret)
+		return ret;
+	if (a->n_devs && a->n_devs != a->n_peers)
+		return sp_usage_error("bw", "%zu peer address%s but %zu device%s: give one device "
+				      "per peer address, or no dev", a->n_peers,
+				      a->n_peers == 1 ? "" : "es", a->n_devs,
+				      a->n_devs == 1 ? "" : "s");
+	c->has_port = kv[K_PORT].seen;
+	c->port = (uint16_t)port;
+	if (op) {
+		if (sp_parse_lat_op(op, &c->op))
+			return sp_usage_error("bw", "Invalid op: '%s' (write, send or read)", op);
+		c->has_op = true;
+	}
+	if (size) {
+		ret = sp_run_parse_sizes("bw", size, SPARKPERF_BW_SIZE_MAX, a->sizes, &a->n_sizes);
+		if (ret)
+			return ret;
+	}
+	c->has_qps = kv[K_QPS].seen;
+	c->has_threads = kv[K_THREADS].seen;
+	c->has_depth = kv[K_DEPTH].seen;
+	c->has_signal = kv[K_SIGNAL].seen;
+	c->has_iters = kv[K_ITERS].seen;
+	c->has_duration = kv[K_DURATION].seen;
+	if (c->has_iters && c->has_duration)
+		return sp_usage_error("bw", "'iters' and 'duration' cannot be used together");
+	c->has_interval = kv[K_INTERVAL].seen;
+	return SP_EXIT_OK;
+}
+
+/*
+ * What the tables need, should the module not echo it: what was asked for,
+ * else the defaults of the contract.
+ */
+#define FILL(field, has, def) \
+	do { \
+		if (!got->has) { \
+			got->has = true; \
+			got->field = req->has ? req->field : (def); \
+		} \
+	} while (0)
+
+static void fill_config(struct sp_bw_config *got, const struct sp_bw_config *req)
+{
+	if (!got->peer.len)
+		got->peer = req->peer;
+	if (!got->has_dev && req->has_dev) {
+		got->has_dev = true;
+		memcpy(got->dev, req->dev, sizeof(got->dev));
+	}
+	FILL(port, has_port, SPARKPERF_PORT_DEFAULT);
+	FILL(op, has_op, SPARKPERF_LAT_OP_WRITE);
+	FILL(size, has_size, BW_DEFAULT_SIZE);
+	FILL(qps, has_qps, 1);
+	FILL(threads, has_threads, 1);
+	FILL(depth, has_depth, BW_DEFAULT_DEPTH);
+	FILL(signal, has_signal, got->depth < BW_DEFAULT_SIGNAL ? got->depth : BW_DEFAULT_SIGNAL);
+	if (!got->has_iters && !got->has_duration) {
+		if (req->has_duration)
+			FILL(duration_ms, has_duration, 0);
+		else
+			FILL(iters, has_iters, BW_DEFAULT_ITERS);
+	}
+	got->bidir = got->bidir || req->bidir;
+	got->validate = got->validate || req->validate;
+	FILL(interval_ms, has_interval, BW_DEFAULT_INTERVAL_MS);
+	FILL(start_at_ns, has_start_at, 0);
+}
+
+#undef FILL
+
+/* ---- bw run: the sessions of one size ------------------------------------ */
+
+struct session {
+	struct sp_nl snl;		/* its own socket */
+	struct sp_bw_config cfg;	/* as asked */
+	/* what the progress line shows */
+	bool has_last;			/* the last completed interval */
+	struct sp_interval last;
+	uint64_t last_start_ns;		/* its start: the end of the one before */
+};
+
+/* The hooks of sp_wait() for the sessions of a run. */
+struct sweep_run {
+	struct sp_run *r;		/* first, for the sp_run_hook_*() */
+	struct session *ss;
+	struct sp_wait_session *ws;
+	size_t n;
+	uint8_t op;
+	uint64_t size;
+	char prefix[32];		/* "[2/24] " in a sweep */
+};
+
+static int ops_stop(void *ctx, size_t i)
+{
+	struct sweep_run *w = ctx;
+
+	return sp_nl_bw_stop(&w->ss[i].snl, w->ws[i].id);
+}
+
+/* A new last interval of session s, and where it started. */
+static void set_last(struct session *s, const struct sp_interval *iv, uint64_t start_ns)
+{
+	s->last = *iv;
+	s->last_start_ns = start_ns;
+	s->has_last = true;
+}
+
+static int ops_get(void *ctx, size_t i, uint8_t *state)
+{
+	struct sweep_run *w = ctx;
+	struct session *s = &w->ss[i];
+	struct sp_bw bw;
+	size_t n;
+	int ret = sp_nl_bw_get(&s->snl, w->ws[i].id, &bw);
+
+	if (ret)
+		return ret;
+	*state = bw.state;
+	n = bw.n_intervals;
+	if (n)
+		set_last(s, &bw.intervals[n - 1], n > 1 ? bw.intervals[n - 2].end_ns : 0);
+	sp_bw_free(&bw);
+	return 0;
+}
+
+static int on_progress(const struct sp_bw_progress *p, void *arg)
+{
+	struct sweep_run *w = arg;
+	int i = sp_wait_note(w->ws, w->n, p->id, p->state);
+	struct session *s;
+
+	if (i < 0 || !p->has_interval)
+		return 0;
+	s = &w->ss[i];
+	set_last(s, &p->interval, s->has_last ? s->last.end_ns : 0);
+	return 0;
+}
+
+static int ops_recv(void *ctx)
+{
+	struct sweep_run *w = ctx;
+
+	return sp_nl_bw_progress_recv(&w->r->ctl, on_progress, w);
+}
+
+static void ops_show(void *ctx)
+{
+	struct sweep_run *w = ctx;
+	struct sp_bw_line l = { .op = w->op, .size = w->size, .sessions = w->n };
+	char line[256];
+	double gbps;
+	size_t i;
+
+	for (i = 0; i < w->n; i++) {
+		const struct session *s = &w->ss[i];
+		uint8_t state = w->ws[i].state;
+
+		if (sp_lat_state_final(state))
+			l.ended++;
+		else if (state == SPARKPERF_LAT_STATE_RUNNING)
+			l.running++;
+		if (!s->has_last)
+			continue;
+		if (!l.has_time || s->last.end_ns > l.elapsed_ns)
+			l.elapsed_ns = s->last.end_ns;
+		l.has_time = true;
+		if (state == SPARKPERF_LAT_STATE_RUNNING &&
+		    sp_stats_interval_gbps(&s->last, s->last_start_ns, &gbps)) {
+			l.gbit_per_s += gbps;
+			l.has_rate = true;
+		}
+	}
+	sp_fmt_bw_progress(line, sizeof(line), &l);
+	sp_run_line_show(w->r, w->prefix, line);
+}
+
+static const struct sp_wait_ops wait_ops = {
+	.stop = ops_stop,
+	.get = ops_get,
+	.wait = sp_run_hook_wait,
+	.recv = ops_recv,
+	.now_ms = sp_run_hook_now_ms,
+	.signals = sp_run_hook_signals,
+	.show = ops_show,
+};
+
+static void sweep_run_free(struct sweep_run *w)
+{
+	size_t i;
+
+	/* closing the sockets releases the sessions in the kernel */
+	for (i = 0; w->ss && i < w->n; i++)
+		sp_nl_close(&w->ss[i].snl);
+	free(w->ss);
+	free(w->ws);
+}
+
+/*
+ * Opens a socket per session and starts them; when one is refused, those
+ * already started are stopped and released. An exit status, errors
+ * reported.
+ */
+static int start_sessions(struct sweep_run *w, const struct run_args *args, uint64_t size,
+			  struct sp_bw_run *run)
+{
+	size_t i, started = 0;
+	int ret = 0;
+
+	for (i = 0; i < w->n && !ret; i++) {
+		struct session *s = &w->ss[i];
+
+		s->cfg = args->cfg;
+		s->cfg.peer = args->peers[i];
+		if (args->n_devs) {
+			s->cfg.has_dev = true;
+			memcpy(s->cfg.dev, args->devs[i], sizeof(s->cfg.dev));
+		}
+		if (size) {
+			s->cfg.has_size = true;
+			s->cfg.size = (uint32_t)size;
+		}
+		w->ws[i].state = SPARKPERF_LAT_STATE_CONNECTING;
+		ret = sp_nl_open(&s->snl);
+		if (ret)
+			return sp_report_open_error("bw", "run", ret, &s->snl.err);
+	}
+	sp_run_progress_drain(w->r);
+	/* together: the same start for all, a moment after the last is asked for */
+	if (w->n > 1) {
+		run->has_start_at = true;
+		run->start_at_ns = sp_run_now_ns() + BW_START_DELAY_NS;
+	}
+	for (i = 0; i < w->n; i++) {
+		struct session *s = &w->ss[i];
+
+		s->cfg.has_start_at = run->has_start_at;
+		s->cfg.start_at_ns = run->start_at_ns;
+		ret = sp_nl_bw_run(&s->snl, &s->cfg, &w->ws[i].id);
+		if (ret) {
+			sp_report_nl_error(stderr, "bw", "run", ret, &s->snl.err);
+			break;
+		}
+		started++;
+	}
+	if (started == w->n)
+		return SP_EXIT_OK;
+	for (i = 0; i < started; i++)
+		sp_nl_bw_stop(&w->ss[i].snl, w->ws[i].id);
+	return SP_EXIT_ERROR;
+}
+
+/*
+ * The final word on session i, also after a failure: what it measured (or
+ * what is known of it). 0 or the GET's error, not reported.
+ */
+static int collect(struct sweep_run *w, size_t i, struct sp_bw *bw)
+{
+	struct session *s = &w->ss[i];
+	int ret = sp_nl_bw_get(&s->snl, w->ws[i].id, bw);
+
+	if (ret) {
+		bw->id = w->ws[i].id;
+		bw->state = w->ws[i].state;
+	}
+	fill_config(&bw->cfg, &s->cfg);
+	return ret;
+}
+
+/*
+ * The sessions of one size (0: the kernel's default), side by side. On
+ * return, run holds their results whenever they were started (run->bws is
+ * then allocated), *started says so. Returns an exit status; errors are
+ * reported here.
+ */
+static int run_size(struct sp_run *r, const struct run_args *args, uint64_t size, size_t index,
+		    struct sp_bw_run *run, bool *started)
+{
+	struct sweep_run w = { .r = r, .n = args->n_peers };
+	enum sp_wait_end end = SP_WAIT_FINAL;
+	struct sp_wait_cfg wcfg;
+	struct sp_bw *bws;
+	int ret, rc;
+	size_t i;
+
+	*started = false;
+	memset(run, 0, sizeof(*run));
+	run->size = size ? size : args->cfg.has_size ? args->cfg.size : BW_DEFAULT_SIZE;
+	w.op = args->cfg.has_op ? args->cfg.op : SPARKPERF_LAT_OP_WRITE;
+	w.size = run->size;
+	if (args->n_sizes > 1)
+		snprintf(w.prefix, sizeof(w.prefix), "[%zu/%zu] ", index + 1, args->n_sizes);
+	w.ss = calloc(w.n, sizeof(*w.ss));
+	w.ws = calloc(w.n, sizeof(*w.ws));
+	bws = calloc(w.n, sizeof(*bws));
+	if (!w.ss || !w.ws || !bws) {
+		sp_err(stderr, "%s", strerror(ENOMEM));
+		rc = SP_EXIT_ERROR;
+		goto out;
+	}
+	rc = start_sessions(&w, args, size, run);
+	if (rc)
+		goto out;
+	*started = true;
+	ops_show(&w);
+
+	sp_run_wait_cfg(r, &wcfg);
+	ret = sp_wait(&wait_ops, &w, &wcfg, w.ws, w.n, &end);
+	sp_run_line_clear(r);
+	if (ret) {
+		/* which socket failed is not known: the first error that says more */
+		for (i = 0; i < w.n && !w.ss[i].snl.err.error; i++)
+			;
+		sp_report_nl_error(stderr, "bw", "run", ret, i < w.n ? &w.ss[i].snl.err : NULL);
+		rc = SP_EXIT_ERROR;
+	} else if (end == SP_WAIT_GAVE_UP) {
+		fprintf(stderr, "Warning: not every session stopped within %d s; "
+			"printing what they measured so far.\n", SP_RUN_STOP_WAIT_MS / 1000);
+	}
+	for (i = 0; i < w.n; i++) {
+		ret = collect(&w, i, &bws[i]);
+		if (ret && rc == SP_EXIT_OK)
+			sp_report_nl_error(stderr, "bw", "run", ret, &w.ss[i].snl.err);
+		if (ret)
+			rc = SP_EXIT_ERROR;
+	}
+	run->bws = bws;
+	run->n = w.n;
+	bws = NULL;
+out:
+	free(bws);
+	sweep_run_free(&w);
+	return rc;
+}
+
+/* What the end of a run says on stderr: failures, stops, sessions still running. */
+static void report_end(const struct sp_bw_run *run)
+{
+	char who[SP_ADDR_STRLEN + SPARKPERF_DEV_NAME_MAX + 32] = "", peer[SP_ADDR_STRLEN];
+	size_t i;
+
+	for (i = 0; i < run->n; i++) {
+		const struct sp_bw *b = &run->bws[i];
+		const char *why = sp_session_error(b->has_error_msg, b->error_msg, b->has_error,
+						   b->error);
+
+		if (run->n > 1)
+			snprintf(who, sizeof(who), "session %u to %s%s%s: ", b->id,
+				 sp_fmt_addr(&b->cfg.peer, peer, sizeof(peer)),
+				 b->cfg.has_dev ? " on " : "", b->cfg.has_dev ? b->cfg.dev : "");
+		if (b->state == SPARKPERF_LAT_STATE_FAILED)
+			sp_err(stderr, "%s%s", who, why ? why : "the bandwidth session failed");
+		else if (b->state == SPARKPERF_LAT_STATE_STOPPED)
+			fprintf(stderr, "Session %u (%u B) stopped after %" PRIu64 " bytes.\n",
+				b->id, b->cfg.size, sp_stats_bw_bytes(b));
+		else if (!sp_lat_state_final(b->state))
+			fprintf(stderr, "Session %u (%u B) was still %s after %" PRIu64 " bytes.\n",
+				b->id, b->cfg.size, sp_lat_state_str(b->state), sp_stats_bw_bytes(b));
+	}
+}
+
+static bool run_failed(const struct sp_bw_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		if (run->bws[i].state == SPARKPERF_LAT_STATE_FAILED)
+			return true;
+	return false;
+}
+
+static bool run_measured(const struct sp_bw_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		if (sp_stats_bw_bytes(&run->bws[i]))
+			return true;
+	return false;
+}
+
+static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	struct sp_bw_run runs[SP_SWEEP_MAX];
+	struct run_args *args;
+	struct sp_run r;
+	size_t n_sizes, n_runs = 0, i;
+	bool measured = false, header = false, started;
+	int ret, rc = SP_EXIT_OK;
+
+	if (sp_help_requested(argc, argv, bw_usage))
+		return SP_EXIT_OK;
+	args = malloc(sizeof(*args));
+	if (!args) {
+		sp_err(stderr, "%s", strerror(ENOMEM));
+		return SP_EXIT_ERROR;
+	}
+	ret = parse_run_args(argc, argv, args);
+	if (!ret)
+		ret = sp_run_start(&r, "bw");
+	if (ret) {
+		free(args);
+		return ret;
+	}
+	n_sizes = args->n_sizes ? args->n_sizes : 1;
+
+	for (i = 0; i < n_sizes && !sp_run_signal_pending(&r.sig); i++) {
+		struct sp_bw_run *run = &runs[n_runs];
+
+		rc = run_size(&r, args, args->n_sizes ? args->sizes[i] : 0, i, run, &started);
+		if (!started)
+			break;
+		n_runs++;
+		measured = measured || run_measured(run);
+		if (!ctx->json) {
+			if (!header)
+				sp_print_bw_header(&run->bws[0].cfg, run->n);
+			header = true;
+			sp_print_bw_rows(run->bws, run->n, run->bws[0].cfg.validate);
+			sp_print_flush();
+		}
+		report_end(run);
+		if (run_failed(run))
+			rc = SP_EXIT_ERROR;
+		if (rc != SP_EXIT_OK)
+			break;
+	}
+	sp_run_signals_restore(&r.sig);
+
+	if (ctx->json && n_runs) {
+		ret = sp_print_bw_json(runs, n_runs, &r.env.env);
+		if (ret) {
+			sp_report_nl_error(stderr, "bw", "run", ret, NULL);
+			rc = SP_EXIT_ERROR;
+		}
+	}
+	for (i = 0; i < n_runs; i++) {
+		size_t k;
+
+		for (k = 0; k < runs[i].n; k++)
+			sp_bw_free(&runs[i].bws[k]);
+		free(runs[i].bws);
+	}
+	free(args);
+	sp_run_end(&r);
+	return sp_run_exit(rc, measured);
+}
+
+static const struct sp_cmd bw_cmds[] = {
+	{ "show", bw_show },
+	{ "run", bw_run },
+	{ "stop", bw_stop },
+};
+
+int sp_cmd_bw(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	return sp_cmd_dispatch(ctx, "bw", bw_cmds, ARRAY_SIZE(bw_cmds), bw_usage, argc, argv);
+}

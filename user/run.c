@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "run.h"
+#include "version.h"
+
+#define CLOCKSOURCE_PATH "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
+/* ---- arguments ----------------------------------------------------------- */
+
+int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
+		       size_t max, size_t *n)
+{
+	struct sp_list list;
+	int ret = SP_EXIT_OK;
+	size_t i;
+
+	if (sp_parse_list(s, &list))
+		return sp_usage_error(object, "Invalid peer address list: '%s' (ADDR[,ADDR...])",
+				      s);
+	if (list.n > max)
+		ret = sp_usage_error(object, "Too many peer addresses: %zu (at most %zu)", list.n,
+				     max);
+	for (i = 0; i < list.n && !ret; i++)
+		if (sp_parse_addr(list.items[i], &peers[i]))
+			ret = sp_usage_error(object, "Invalid peer address: '%s' (an IPv4 or IPv6 "
+					     "address)", list.items[i]);
+	*n = list.n;
+	sp_list_free(&list);
+	return ret;
+}
+
+int sp_run_parse_devs(const char *object, const char *s,
+		      char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t max, size_t *n)
+{
+	struct sp_list list;
+	int ret = SP_EXIT_OK;
+	size_t i;
+
+	if (sp_parse_list(s, &list))
+		return sp_usage_error(object, "Invalid device list: '%s' (DEV[,DEV...])", s);
+	if (list.n > max)
+		ret = sp_usage_error(object, "Too many devices: %zu (at most %zu)", list.n, max);
+	for (i = 0; i < list.n && !ret; i++) {
+		if (!sp_dev_name_valid(list.items[i]))
+			ret = sp_usage_error(object, "Invalid device name: '%s'", list.items[i]);
+		else
+			snprintf(devs[i], SPARKPERF_DEV_NAME_MAX, "%s", list.items[i]);
+	}
+	*n = list.n;
+	sp_list_free(&list);
+	return ret;
+}
+
+int sp_run_parse_sizes(const char *object, const char *s, uint64_t max,
+		       uint64_t *sizes, size_t *n)
+{
+	uint64_t lo, hi;
+	int ret = sp_parse_size_range(s, 1, max, &lo, &hi);
+
+	if (ret == -ERANGE)
+		return sp_usage_error(object, "Invalid size: '%s' (range 1..%" PRIu64 " bytes)", s,
+				      max);
+	if (ret)
+		return sp_usage_error(object, "Invalid size: '%s' (BYTES or A..B with A <= B)", s);
+	*n = sp_size_sweep(lo, hi, sizes, SP_SWEEP_MAX);
+	return SP_EXIT_OK;
+}
+
+/* ---- signals and time ---------------------------------------------------- */
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_count;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	stop_count++;
+}
+
+void sp_run_signals_catch(struct sp_run_sig *s)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	stop_signal = 0;
+	stop_count = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &s->old_int);
+	sigaction(SIGTERM, &sa, &s->old_term);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &s->old_mask);
+	s->wait_mask = s->old_mask;
+	sigdelset(&s->wait_mask, SIGINT);
+	sigdelset(&s->wait_mask, SIGTERM);
+	s->caught = true;
+}
+
+void sp_run_signals_restore(struct sp_run_sig *s)
+{
+	if (!s->caught)
+		return;
+	s->caught = false;
+	/* a signal still pending goes to on_signal(), which only records it */
+	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	sigaction(SIGINT, &s->old_int, NULL);
+	sigaction(SIGTERM, &s->old_term, NULL);
+}
+
+bool sp_run_signal_pending(const struct sp_run_sig *s)
+{
+	struct timespec zero = { 0 };
+
+	if (!stop_signal)
+		ppoll(NULL, 0, &zero, &s->wait_mask);
+	return stop_signal != 0;
+}
+
+int sp_run_signal(void)
+{
+	return stop_signal;
+}
+
+unsigned int sp_run_signal_count(void)
+{
+	return (unsigned int)stop_count;
+}
+
+uint64_t sp_run_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int64_t sp_run_now_ms(void)
+{
+	return (int64_t)(sp_run_now_ns() / 1000000);
+}
+
+/* ---- environment ----------------------------------------------------------- */
+
+void sp_run_env_collect(struct sp_nl *nl, struct sp_run_env *e)
+{
+	FILE *f;
+
+	memset(e, 0, sizeof(*e));
+	e->env.tool_version = SPARKPERF_CTL_VERSION;
+	if (!uname(&e->uts)) {
+		e->env.host = e->uts.nodename;
+		e->env.kernel_release = e->uts.release;
+	}
+	if (!sp_nl_info_get(nl, &e->info)) {
+		e->env.module_version = e->info.version;
+		if (e->info.kernel[0])
+			e->env.kernel_release = e->info.kernel;
+	}
+	f = fopen(CLOCKSOURCE_PATH, "re");
+	if (f) {
+		if (fgets(e->clock, sizeof(e->clock), f)) {
+			e->clock[strcspn(e->clock, "\n")] = '\0';
+			if (e->clock[0])
+				e->env.clock_source = e->clock;
+		}
+		fclose(f);
+	}
+}
+
+/* ---- the control socket ---------------------------------------------------- */
+
+int sp_run_start(struct sp_run *r, const char *object)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->object = object;
+	ret = sp_nl_open(&r->ctl);
+	if (ret)
+		return sp_report_open_error(object, "run", ret, &r->ctl.err);
+	sp_run_env_collect(&r->ctl, &r->env);
+	/* without the group (no permission: the RUN will say so), poll */
+	if (sp_nl_progress_open(&r->ctl))
+		memset(&r->ctl.err, 0, sizeof(r->ctl.err));
+	r->tty = isatty(STDERR_FILENO);
+	sp_run_signals_catch(&r->sig);
+	return SP_EXIT_OK;
+}
+
+void sp_run_end(struct sp_run *r)
+{
+	sp_run_line_clear(r);
+	sp_run_signals_restore(&r->sig);
+	sp_nl_close(&r->ctl);
+	if (r->ctl.bad_progress)
+		fprintf(stderr, "Warning: %u malformed progress message%s skipped.\n",
+			r->ctl.bad_progress, r->ctl.bad_progress == 1 ? " was" : "s were");
+}
+
+void sp_run_wait_cfg(const struct sp_run *r, struct sp_wait_cfg *cfg)
+{
+	cfg->progress = r->ctl.pr_sk != NULL;
+	cfg->poll_ms = r->ctl.pr_sk ? SP_RUN_POLL_WITH_PROGRESS_MS :
+		       SP_RUN_POLL_WITHOUT_PROGRESS_MS;
+	cfg->stop_wait_ms = SP_RUN_STOP_WAIT_MS;
+}
+
+static int ignore_progress(const struct sp_lat_progress *p, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return 0;
+}
+
+void sp_run_progress_drain(struct sp_run *r)
+{
+	/* any reader empties the socket: LAT_ and BW_PROGRESS alike */
+	if (r->ctl.pr_sk)
+		while (sp_nl_progress_recv(&r->ctl, ignore_progress, NULL) == -ENOBUFS)
+			;
+}
+
+int sp_run_hook_wait(void *ctx, int64_t timeout_ms)
+{
+	struct sp_run *r = *(struct sp_run **)ctx;
+	int fd = sp_nl_progress_fd(&r->ctl);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct timespec ts = {
+		.tv_sec = timeout_ms / 1000, .tv_nsec = (timeout_ms % 1000) * 1000000,
+	};
+
+	if (ppoll(&pfd, fd >= 0 ? 1 : 0, &ts, &r->sig.wait_mask) < 0)
+		return errno == EINTR ? 0 : -errno;
+	return fd >= 0 && (pfd.revents & POLLIN) ? 1 : 0;
+}
+
+int64_t sp_run_hook_now_ms(void *ctx)
+{
+	(void)ctx;
+	return sp_run_now_ms();
+}
+
+unsigned int sp_run_hook_signals(void *ctx)
+{
+	(void)ctx;
+	return sp_run_signal_count();
+}
+
+void sp_run_line_show(struct sp_run *r, const char *prefix, const char *text)
+{
+	if (!r->tty)
+		return;
+	fprintf(stderr, "\r\033[K%s%s", prefix, text);
+	fflush(stderr);
+	r->shown = true;
+}
+
+void sp_run_line_clear(struct sp_run *r)
+{
+	if (r->shown) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+		r->shown = false;
+	}
+}
+
+int sp_run_exit(int rc, bool measured)
+{
+	/* interrupted before anything was measured: as a shell reports it */
+	if (rc == SP_EXIT_OK && stop_signal && !measured)
+		return 128 + stop_signal;
+	return rc;
+}
