@@ -444,6 +444,7 @@ START_TEST(test_undo_partial)
 	plan_of(&d, &st, &p);
 	ck_assert_int_eq(sp_sw_plan_invert(&p, &inv), 0);
 	ck_assert_int_eq(sp_sw_plan_targets(&inv, &before), 0);
+	sp_sw_plan_free(&inv);
 
 	/* applied: port -2-1 and the QoS profile; not yet -2-5 or the rest */
 	eth = menu(&now, SP_SW_MENU_ETHERNET);
