@@ -41,7 +41,7 @@ unit: user
 
 # Style and static checks: checkpatch and sparse on the module, shellcheck
 # on the scripts, groff warnings on the man page.
-SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/*))
+SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
@@ -49,6 +49,12 @@ style:
 	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS) sparse
+
+# sparkperf-ctl switch against a RouterOS API test double on 127.0.0.1.
+switch-check: user
+	tests/switch/run-tests user/sparkperf-ctl
+
+.PHONY: switch-check
 
 dkms-check:
 	scripts/dkms-check $(VM_KVER)
@@ -72,7 +78,7 @@ bench: deps
 	scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
-	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit dkms-check cross-check vm-check
+	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit switch-check dkms-check cross-check vm-check
 
 demo: deps
 	$(MAKE) vm-kmod user
