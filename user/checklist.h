@@ -18,7 +18,7 @@ enum sp_check_status {
 };
 
 struct sp_check_item {
-	char name[64];
+	char name[96];
 	enum sp_check_status status;
 	char detail[320];
 	char fix[320];			/* "": nothing to fix */
