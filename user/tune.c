@@ -33,8 +33,10 @@
 static const char tune_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] tune show [ profile PROFILE ] [ dev NETDEV[,NETDEV...] ]\n"
 	"                 [ irq CPULIST ] [ pfc PRIOS ] [ persist ] [ root DIR ]\n"
-	"       sparkperf-ctl [ OPTIONS ] tune check [ ARGS as for show ]\n"
-	"       sparkperf-ctl [ OPTIONS ] tune apply [ ARGS as for show ]\n"
+	"       sparkperf-ctl [ OPTIONS ] tune check [ profile PROFILE ] [ dev NETDEV[,NETDEV...] ]\n"
+	"                 [ irq CPULIST ] [ pfc PRIOS ] [ persist ] [ root DIR ]\n"
+	"       sparkperf-ctl [ OPTIONS ] tune apply [ profile PROFILE ] [ dev NETDEV[,NETDEV...] ]\n"
+	"                 [ irq CPULIST ] [ pfc PRIOS ] [ persist ] [ root DIR ]\n"
 	"       sparkperf-ctl [ OPTIONS ] tune revert [ SNAPSHOT ] [ root DIR ]\n"
 	"       sparkperf-ctl tune help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
