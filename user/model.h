@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Plain C structs for what the sparkperf module reports. nl.c fills them from
+ * Plain C structs for what the sparkperf module (and, at the end, the
+ * kernel's rtnetlink, DCB and ethtool netlink) reports. nl.c fills them from
  * netlink replies, print.c prints them; neither side sees the other's types.
  */
 #ifndef SPARKPERF_CTL_MODEL_H

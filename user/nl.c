@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink client for the "sparkperf" family (libnl-genl-3).
+ * Generic netlink client for the "sparkperf" family (libnl-genl-3); at the
+ * end, the kernel's rtnetlink (DCB, routes, neighbours) and "ethtool" family
+ * for tune and check, through the same transaction loop.
  *
  * Every request is answered by an ACK, an NLMSG_ERROR (with extended ACK
  * TLVs: the socket sets NETLINK_EXT_ACK and NETLINK_CAP_ACK) or, for dumps,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only netlink code of sparkperf-ctl (libnl-genl-3). No printing.
+ * The only netlink code of sparkperf-ctl (libnl-genl-3, and libnl-3 for
+ * rtnetlink). No printing.
  *
  * Three layers, so that unit tests can use the first two without a socket:
  *   - request builders: sp_nl_*_msg() return a struct nl_msg ready to send;

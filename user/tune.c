@@ -297,17 +297,27 @@ static void facts_free(struct facts *fa)
 	fa->roce = NULL;
 }
 
-/* Reads everything; on failure the message is printed and the exit status returned. */
-static int build_plan(struct tune_io *t, struct tune_args *a, struct sp_plan *plan)
+/*
+ * Parses the arguments, opens the knobs' I/O (closed again on failure) and
+ * reads every knob; on failure the message is printed and the exit status
+ * returned.
+ */
+static int read_plan(int argc, char **argv, struct tune_args *a, struct tune_io *t,
+		     struct sp_plan *plan)
 {
 	struct facts fa;
 	char err[512];
 	int ret;
 
+	ret = parse_args(argc, argv, a);
+	if (ret)
+		return ret;
+	tune_io_init(t, a->root);
 	gather_facts(&fa, a->root);
 	ret = sp_plan_build(&t->io, &a->opts, &fa.f, plan, err, sizeof(err));
 	facts_free(&fa);
 	if (ret) {
+		tune_io_close(t);
 		sp_err(stderr, "%s", err);
 		return SP_EXIT_ERROR;
 	}
@@ -344,33 +354,6 @@ static char *apply_command(const struct tune_args *a)
 }
 
 /* ---- show and check --------------------------------------------------------------- */
-
-static int tune_show(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	struct tune_args a;
-	struct sp_plan plan;
-	struct tune_io t;
-	int ret;
-
-	(void)ctx;
-	if (sp_help_requested(argc, argv, tune_usage))
-		return SP_EXIT_OK;
-	ret = parse_args(argc, argv, &a);
-	if (ret)
-		return ret;
-	tune_io_init(&t, a.root);
-	ret = build_plan(&t, &a, &plan);
-	tune_io_close(&t);
-	if (ret)
-		return ret;
-	ret = sp_print_tune_plan(&plan);
-	sp_plan_free(&plan);
-	if (ret) {
-		sp_err(stderr, "printing: %s", strerror(-ret));
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
-}
 
 static enum sp_check_status knob_status(const struct sp_knob *k)
 {
@@ -433,44 +416,58 @@ static int check_item(struct sp_checklist *l, const struct sp_knob *k, const cha
 	return ret;
 }
 
-static int tune_check(const struct sp_ctx *ctx, int argc, char **argv)
+/* The plan as a checklist; SP_EXIT_ERROR when an item fails. */
+static int print_checklist(const struct tune_args *a, const struct sp_plan *plan)
 {
 	struct sp_checklist list = { 0 };
+	char *apply = apply_command(a);
+	size_t i;
+	int ret = apply ? 0 : -ENOMEM;
+
+	for (i = 0; i < plan->n && !ret; i++)
+		ret = check_item(&list, &plan->knobs[i], apply);
+	free(apply);
+	if (!ret)
+		ret = sp_print_checklist(&list);
+	if (!ret && sp_check_count(&list, SP_CHECK_FAIL))
+		ret = SP_EXIT_ERROR;
+	sp_checklist_free(&list);
+	return ret;
+}
+
+/* tune show (a table of the knobs) and tune check (a checklist). */
+static int report(int argc, char **argv, bool checklist)
+{
 	struct tune_args a;
 	struct sp_plan plan;
 	struct tune_io t;
-	char *apply;
-	size_t i;
 	int ret;
 
-	(void)ctx;
 	if (sp_help_requested(argc, argv, tune_usage))
 		return SP_EXIT_OK;
-	ret = parse_args(argc, argv, &a);
+	ret = read_plan(argc, argv, &a, &t, &plan);
 	if (ret)
 		return ret;
-	tune_io_init(&t, a.root);
-	ret = build_plan(&t, &a, &plan);
 	tune_io_close(&t);
-	if (ret)
-		return ret;
-	apply = apply_command(&a);
-	if (!apply)
-		ret = -ENOMEM;
-	for (i = 0; i < plan.n && !ret; i++)
-		ret = check_item(&list, &plan.knobs[i], apply);
-	free(apply);
+	ret = checklist ? print_checklist(&a, &plan) : sp_print_tune_plan(&plan);
 	sp_plan_free(&plan);
-	if (!ret)
-		ret = sp_print_checklist(&list);
-	if (ret) {
-		sp_checklist_free(&list);
-		sp_err(stderr, "%s", strerror(-ret));
+	if (ret < 0) {
+		sp_err(stderr, "printing: %s", strerror(-ret));
 		return SP_EXIT_ERROR;
 	}
-	ret = sp_check_count(&list, SP_CHECK_FAIL) ? SP_EXIT_ERROR : SP_EXIT_OK;
-	sp_checklist_free(&list);
 	return ret;
+}
+
+static int tune_show(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return report(argc, argv, false);
+}
+
+static int tune_check(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return report(argc, argv, true);
 }
 
 /* ---- snapshots ---------------------------------------------------------------------- */
@@ -548,15 +545,9 @@ static int tune_apply(const struct sp_ctx *ctx, int argc, char **argv)
 	(void)ctx;
 	if (sp_help_requested(argc, argv, tune_usage))
 		return SP_EXIT_OK;
-	ret = parse_args(argc, argv, &a);
+	ret = read_plan(argc, argv, &a, &t, &plan);
 	if (ret)
 		return ret;
-	tune_io_init(&t, a.root);
-	ret = build_plan(&t, &a, &plan);
-	if (ret) {
-		tune_io_close(&t);
-		return ret;
-	}
 	if (!plan.n_changes) {
 		sp_plan_free(&plan);
 		tune_io_close(&t);
