@@ -1054,7 +1054,11 @@ static int plan_sysctl(struct plan_ctx *c, const struct sp_knob_spec *s, const c
 		if (path[i] == '.')
 			path[i] = '/';
 	ret = line_knob(c->io, k, path, value);
-	if (!ret && s->multi_nic && !c->f->shared_subnet && k->state != SP_KNOB_SKIP) {
+	if (ret || !s->multi_nic || k->state == SP_KNOB_SKIP)
+		return ret;
+	if (c->f->shared_subnet) {
+		snprintf(k->note, sizeof(k->note), "needed: %s", c->f->shared_what);
+	} else {
 		free(k->ch.after);
 		k->ch.after = NULL;
 		skip(k, "not needed: no two netdevs share an IPv4 subnet");
@@ -1151,13 +1155,13 @@ static int plan_roce_mtu(struct plan_ctx *c, const struct sp_knob_spec *s)
 
 static int plan_governor(struct plan_ctx *c, const struct sp_knob_spec *s, const char *value)
 {
-	char **names = NULL, path[256], *avail;
+	char **names = NULL, path[256], avail_path[256], *avail;
 	size_t n = 0, i, policies = 0;
 	struct sp_knob *k;
-	int ret;
+	int listed, ret = 0;
 
-	ret = c->io->list(c->io, CPUFREQ_DIR, &names, &n);
-	for (i = 0; !ret && i < n; i++) {
+	listed = c->io->list(c->io, CPUFREQ_DIR, &names, &n);
+	for (i = 0; !listed && !ret && i < n; i++) {
 		if (strncmp(names[i], "policy", 6))
 			continue;
 		policies++;
@@ -1166,29 +1170,32 @@ static int plan_governor(struct plan_ctx *c, const struct sp_knob_spec *s, const
 			ret = -ENOMEM;
 			break;
 		}
-		snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/scaling_available_governors", names[i]);
-		if (!sp_io_read_line(c->io, path, &avail) && !word_in(value, avail)) {
-			snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/scaling_governor", names[i]);
+		snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/scaling_governor", names[i]);
+		snprintf(avail_path, sizeof(avail_path), CPUFREQ_DIR "/%s/scaling_available_governors",
+			 names[i]);
+		avail = NULL;
+		/* without the list of available governors, writing it will tell */
+		if (!sp_io_read_line(c->io, avail_path, &avail) && !word_in(value, avail)) {
 			snprintf(k->where, sizeof(k->where), "%s", path);
 			skip(k, "%s is not among the available governors (%s)", value, avail);
-			free(avail);
 			ret = decide(k, value);
-			continue;
+		} else {
+			ret = line_knob(c->io, k, path, value);
 		}
 		free(avail);
-		snprintf(path, sizeof(path), CPUFREQ_DIR "/%s/scaling_governor", names[i]);
-		ret = line_knob(c->io, k, path, value);
 	}
 	free_names(names, n);
-	if (ret && ret != -ENOENT)
+	if (ret || policies)
 		return ret;
-	if (policies)
-		return 0;
 	k = plan_add(c->p, s, "governor");
 	if (!k)
 		return -ENOMEM;
 	snprintf(k->where, sizeof(k->where), CPUFREQ_DIR);
-	skip(k, "no cpufreq policies (%s): no frequency scaling here, as in a VM", CPUFREQ_DIR);
+	if (listed && listed != -ENOENT)
+		skip(k, "cannot list %s: %s", CPUFREQ_DIR, strerror(-listed));
+	else
+		skip(k, "no cpufreq policies (%s): no frequency scaling here, as in a VM",
+		     CPUFREQ_DIR);
 	return decide(k, value);
 }
 
@@ -1339,6 +1346,83 @@ static int plan_memlock(struct plan_ctx *c, const struct sp_knob_spec *s)
 	return file_knob(c->io, k, "/etc/security/limits.d", MEMLOCK_CONF, memlock_conf, 0644);
 }
 
+/* ---- persistent files ---------------------------------------------------------- */
+
+/* What a knob's value is once apply has run: NULL when unknown. */
+static const char *value_after(const struct sp_knob *k)
+{
+	switch (k->state) {
+	case SP_KNOB_CHANGE:
+		return k->ch.after;
+	case SP_KNOB_OK:
+		return k->ch.before;
+	default:
+		/* absent here (an image being prepared): what the profile asks */
+		return k->ch.has_before ? NULL : k->recommended;
+	}
+}
+
+static bool applies(const struct sp_knob *k)
+{
+	/* a multi-NIC sysctl that is not needed is not persisted either */
+	return !(k->spec && k->spec->multi_nic && k->state == SP_KNOB_SKIP);
+}
+
+static char *persist_sysctl_conf(const struct sp_plan *plan, enum sp_profile profile)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "# Written by sparkperf-ctl tune apply persist (profile %s),\n"
+		"# removed by sparkperf-ctl tune revert.\n", sp_profile_name(profile));
+	for (i = 0; i < plan->n; i++) {
+		const struct sp_knob *k = &plan->knobs[i];
+		const char *v = value_after(k);
+
+		if (k->spec && k->spec->kind == SP_KNOB_SYSCTL && v && applies(k))
+			fprintf(m, "%s = %s\n", k->ch.name, v);
+	}
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static char *persist_netplan(const struct sp_plan *plan, enum sp_profile profile)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&buf, &len);
+	bool any = false;
+
+	if (!m)
+		return NULL;
+	fprintf(m, "# Written by sparkperf-ctl tune apply persist (profile %s),\n"
+		"# removed by sparkperf-ctl tune revert. netplan merges these MTUs\n"
+		"# into the definitions of the same interfaces in other files.\n"
+		"network:\n  version: 2\n", sp_profile_name(profile));
+	for (i = 0; i < plan->n; i++) {
+		const struct sp_knob *k = &plan->knobs[i];
+		const char *v = value_after(k);
+
+		if (!k->spec || k->spec->kind != SP_KNOB_MTU || !v || !strchr(k->ch.name, ' '))
+			continue;
+		if (!any)
+			fprintf(m, "  ethernets:\n");
+		any = true;
+		fprintf(m, "    %s:\n      mtu: %s\n", strchr(k->ch.name, ' ') + 1, v);
+	}
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static int plan_persist(struct plan_ctx *c, const struct sp_knob_spec *s)
 {
 	bool sysctl = s->kind == SP_KNOB_SYSCTL_CONF;
@@ -1348,8 +1432,14 @@ static int plan_persist(struct plan_ctx *c, const struct sp_knob_spec *s)
 
 	if (!k)
 		return -ENOMEM;
-	content = sysctl ? sp_persist_sysctl_conf(c->p, c->o->profile)
-			 : sp_persist_netplan(c->p, c->o->profile);
+	if (!sysctl && !c->n_netdevs) {
+		k->ch.access = SP_ACCESS_FILE;
+		snprintf(k->where, sizeof(k->where), NETPLAN_CONF);
+		skip(k, "no netdevs, no MTU to persist");
+		return decide(k, "");
+	}
+	content = sysctl ? persist_sysctl_conf(c->p, c->o->profile)
+			 : persist_netplan(c->p, c->o->profile);
 	if (!content)
 		return -ENOMEM;
 	/* netplan wants its files private: they may hold secrets */
@@ -1424,81 +1514,4 @@ void sp_plan_free(struct sp_plan *plan)
 	}
 	free(plan->knobs);
 	memset(plan, 0, sizeof(*plan));
-}
-
-/* ---- persistent files ---------------------------------------------------------- */
-
-/* What a knob's value is once apply has run: NULL when unknown. */
-static const char *value_after(const struct sp_knob *k)
-{
-	switch (k->state) {
-	case SP_KNOB_CHANGE:
-		return k->ch.after;
-	case SP_KNOB_OK:
-		return k->ch.before;
-	default:
-		/* absent here (an image being prepared): what the profile asks */
-		return k->ch.has_before ? NULL : k->recommended;
-	}
-}
-
-static bool applies(const struct sp_knob *k)
-{
-	/* a multi-NIC sysctl that is not needed is not persisted either */
-	return !(k->spec && k->spec->multi_nic && k->state == SP_KNOB_SKIP);
-}
-
-char *sp_persist_sysctl_conf(const struct sp_plan *plan, enum sp_profile profile)
-{
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return NULL;
-	fprintf(m, "# Written by sparkperf-ctl tune apply persist (profile %s),\n"
-		"# removed by sparkperf-ctl tune revert.\n", sp_profile_name(profile));
-	for (i = 0; i < plan->n; i++) {
-		const struct sp_knob *k = &plan->knobs[i];
-		const char *v = value_after(k);
-
-		if (k->spec && k->spec->kind == SP_KNOB_SYSCTL && v && applies(k))
-			fprintf(m, "%s = %s\n", k->ch.name, v);
-	}
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-char *sp_persist_netplan(const struct sp_plan *plan, enum sp_profile profile)
-{
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *m = open_memstream(&buf, &len);
-	bool any = false;
-
-	if (!m)
-		return NULL;
-	fprintf(m, "# Written by sparkperf-ctl tune apply persist (profile %s),\n"
-		"# removed by sparkperf-ctl tune revert. netplan merges these MTUs\n"
-		"# into the definitions of the same interfaces in other files.\n"
-		"network:\n  version: 2\n", sp_profile_name(profile));
-	for (i = 0; i < plan->n; i++) {
-		const struct sp_knob *k = &plan->knobs[i];
-		const char *v = value_after(k);
-
-		if (!k->spec || k->spec->kind != SP_KNOB_MTU || !v || !strchr(k->ch.name, ' '))
-			continue;
-		if (!any)
-			fprintf(m, "  ethernets:\n");
-		any = true;
-		fprintf(m, "    %s:\n      mtu: %s\n", strchr(k->ch.name, ' ') + 1, v);
-	}
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }

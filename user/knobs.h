@@ -264,8 +264,4 @@ size_t sp_dscp_map_count(const struct sp_dscp_map *m);
 int sp_pfc_parse(const char *s, uint8_t *mask);
 void sp_pfc_format(uint8_t mask, char *buf, size_t len);
 
-/* The generated persistent files: from the plan's sysctls and MTUs. NULL on -ENOMEM. */
-char *sp_persist_sysctl_conf(const struct sp_plan *plan, enum sp_profile profile);
-char *sp_persist_netplan(const struct sp_plan *plan, enum sp_profile profile);
-
 #endif

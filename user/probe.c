@@ -19,7 +19,8 @@
 
 #define IP_MAX 65535
 
-uint16_t sp_inet_checksum(const void *data, size_t len)
+/* The Internet checksum (RFC 1071), in network byte order. */
+static uint16_t inet_checksum(const void *data, size_t len)
 {
 	const uint8_t *b = data;
 	uint32_t sum = 0;
@@ -171,7 +172,7 @@ int sp_probe_echo(const struct in_addr *peer, const char *dev, size_t payload,
 		h->un.echo.sequence = htons((uint16_t)t);
 		for (i = sizeof(*h); i < len; i++)
 			e.buf[i] = (uint8_t)i;
-		h->checksum = sp_inet_checksum(e.buf, len);
+		h->checksum = inet_checksum(e.buf, len);
 		t0 = now_ms();
 		if (sendto(fd, e.buf, len, 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
 			p->send_error = errno;

@@ -32,7 +32,4 @@ struct sp_probe {
 int sp_probe_echo(const struct in_addr *peer, const char *dev, size_t payload,
 		  unsigned int tries, unsigned int timeout_ms, struct sp_probe *p);
 
-/* The Internet checksum (RFC 1071) of len bytes. */
-uint16_t sp_inet_checksum(const void *data, size_t len);
-
 #endif

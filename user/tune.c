@@ -197,7 +197,7 @@ static int dcb_write(struct sp_knob_io *io, const char *dev, enum sp_access what
 	}
 	if (sp_dscp_map_parse(value, &want))
 		return -EINVAL;
-	/* entries that go first: with mlx5, adding before deleting keeps DSCP trust */
+	/* add, then delete: on mlx5 deleting the last DSCP entry turns DSCP trust off */
 	sp_dscp_map_diff(&dcb.dscp, &want, &del, &add);
 	if (sp_dscp_map_count(&add))
 		ret = sp_nl_dcb_set(&t->rt, dev, false, NULL, &add);
