@@ -59,7 +59,12 @@ if sp_is_b; then
 	sp_test "spark2: $dev back to MTU 9000" ip link set dev "$dev" mtu 9000
 fi
 sp_barrier mtu-9000
-sp_test "$SP_VM_NAME: check peer $peers passes again" sparkperf-ctl check peer "$peers"
+sparkperf-ctl -j check peer "$peers" >"$tmp/again.json"
+sp_ok "$SP_VM_NAME: check peer $peers passes again"
+# the tests after this one find the RoCE MTU as it was
+sp_check 1 "$SP_VM_NAME: the RoCE MTU of $SP_VM_RDMA_DEV followed back to 4096" \
+	".[] | select(.name == \"roce-mtu $SP_VM_RDMA_DEV/1\") | .status == \"pass\""
+sp_checks "$tmp/again.json"
 
 rm -rf "$tmp"
 sp_plan_done
