@@ -8,7 +8,6 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,39 +255,6 @@ static void make_tree(void)
 	put("/etc/netplan/", 0, NULL);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(void)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Every path with its mode and, for files, a hash of the bytes; sorted: a tree to compare. */
-static char *digest(void)
-{
-	char cmd[PATH_MAX + 256], *buf = NULL;
-	size_t len = 0;
-	FILE *p, *m;
-	int c;
-
-	snprintf(cmd, sizeof(cmd), "cd %s && find . | LC_ALL=C sort | while read -r f; do "
-		 "stat -c '%%n %%a' \"$f\"; [ ! -f \"$f\" ] || md5sum <\"$f\"; done", root);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	m = open_memstream(&buf, &len);
-	while ((c = fgetc(p)) != EOF)
-		fputc(c, m);
-	fclose(m);
-	ck_assert_int_eq(pclose(p), 0);
-	return buf;
-}
-
 static void path_of(char *buf, const char *path)
 {
 	snprintf(buf, PATH_MAX, "%s%s", root, path);
@@ -296,20 +262,16 @@ static void path_of(char *buf, const char *path)
 
 static const struct sp_host_facts no_facts = { .roce_unknown = "not asked" };
 
-/* In-memory DCB for the knobs: a table per netdev, one without DCB. */
-static char dcb_dscp[2][64] = { "", "0:0" };
-static int dcb_dev(const char *dev)
-{
-	return !strcmp(dev, "enp1s0f0np0") ? 0 : !strcmp(dev, "enP2p1s0f0np0") ? 1 : -1;
-}
+/* In-memory DCB: the DSCP table of enp1s0f0np0; the other netdev has no DCB. */
+static char dcb_dscp[64];
 
 static int fake_dcb_read(struct sp_knob_io *io, const char *dev, enum sp_access what,
 			 char **value)
 {
 	(void)io;
-	if (dcb_dev(dev) != 0 || what != SP_ACCESS_DSCP)
+	if (strcmp(dev, "enp1s0f0np0") || what != SP_ACCESS_DSCP)
 		return -EOPNOTSUPP;
-	*value = strdup(dcb_dscp[0]);
+	*value = strdup(dcb_dscp);
 	return 0;
 }
 
@@ -318,8 +280,8 @@ static int fake_dcb_write(struct sp_knob_io *io, const char *dev, enum sp_access
 {
 	(void)io;
 	(void)what;
-	ck_assert_int_eq(dcb_dev(dev), 0);
-	snprintf(dcb_dscp[0], sizeof(dcb_dscp[0]), "%s", value);
+	ck_assert_str_eq(dev, "enp1s0f0np0");
+	snprintf(dcb_dscp, sizeof(dcb_dscp), "%s", value);
 	return 0;
 }
 
@@ -440,12 +402,12 @@ static void free_changes(struct sp_change *ch, size_t n)
 static void setup(void)
 {
 	make_tree();
-	snprintf(dcb_dscp[0], sizeof(dcb_dscp[0]), "%s", "");
+	snprintf(dcb_dscp, sizeof(dcb_dscp), "%s", "");
 }
 
 static void teardown(void)
 {
-	remove_tree();
+	tree_remove(root);
 }
 
 /* ---- the plan ---------------------------------------------------------------- */
@@ -631,13 +593,13 @@ START_TEST(test_apply_revert)
 	ch = changes_of(&p, &n);
 	sp_plan_free(&p);
 	ck_assert_uint_ge(n, 15);
-	before = digest();
-	dcb_before = strdup(dcb_dscp[0]);
+	before = tree_digest(root);
+	dcb_before = strdup(dcb_dscp);
 
 	ck_assert_int_eq(sp_changes_apply(&io.io, ch, n, &r), 0);
 	ck_assert_uint_eq(r.done, n);
 	ck_assert(!r.failed);
-	ck_assert_str_eq(dcb_dscp[0], "26:3 48:6");
+	ck_assert_str_eq(dcb_dscp, "26:3 48:6");
 	/* applied: the plan has nothing left to change */
 	full_plan(&io, &p);
 	ck_assert_uint_eq(p.n_changes, 0);
@@ -645,9 +607,9 @@ START_TEST(test_apply_revert)
 
 	ck_assert_int_eq(sp_changes_revert(&io.io, ch, n, &r), 0);
 	ck_assert_uint_eq(r.done, n);
-	after = digest();
+	after = tree_digest(root);
 	ck_assert_str_eq(after, before);
-	ck_assert_str_eq(dcb_dscp[0], dcb_before);
+	ck_assert_str_eq(dcb_dscp, dcb_before);
 	free(before);
 	free(after);
 	free(dcb_before);
@@ -669,7 +631,7 @@ START_TEST(test_apply_fails_at_each_step)
 	full_plan(&io, &p);
 	ch = changes_of(&p, &n);
 	sp_plan_free(&p);
-	before = digest();
+	before = tree_digest(root);
 	/* the knobs that go through io->write, in order */
 	for (step = 1, writes = 0; writes < n; step++) {
 		failing_io_init(&io, (int)step, 0);
@@ -679,10 +641,10 @@ START_TEST(test_apply_fails_at_each_step)
 		ck_assert_uint_eq(r.done, r.failed_at);
 		ck_assert_ptr_nonnull(strstr(r.msg, "Read-only file system"));
 		ck_assert_ptr_nonnull(strstr(r.msg, ch[r.failed_at].path));
-		after = digest();
+		after = tree_digest(root);
 		ck_assert_msg(!strcmp(after, before), "failing at write %zu (%s) changed the tree",
 			      step, ch[r.failed_at].name);
-		ck_assert_str_eq(dcb_dscp[0], "");
+		ck_assert_str_eq(dcb_dscp, "");
 		free(after);
 		writes = r.failed_at + 1;
 	}
@@ -746,11 +708,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(suite());
 }

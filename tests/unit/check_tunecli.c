@@ -5,7 +5,6 @@
  * the same bytes, the snapshots, what is refused, the usage errors.
  */
 #include <check.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,17 +44,6 @@ static int sh(char **out, const char *fmt, ...)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The tree as text: paths, modes and file hashes, without the snapshots. */
-static char *tree(void)
-{
-	char *out;
-
-	ck_assert_int_eq(sh(&out, "cd %s && find . -path ./var -prune -o -print | LC_ALL=C sort |"
-			    " while read -r f; do stat -c '%%n %%a' \"$f\"; [ ! -f \"$f\" ] ||"
-			    " md5sum <\"$f\"; done", root), 0);
-	return out;
-}
-
 static void setup(void)
 {
 	char *out;
@@ -73,22 +61,14 @@ static void setup(void)
 	free(out);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void teardown(void)
 {
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tree_remove(root);
 }
 
 START_TEST(test_apply_revert)
 {
-	char *before = tree(), *after, *out;
+	char *before = tree_digest(root), *after, *out;
 	json_object *o;
 
 	ck_assert_int_eq(sh(&out, CLI " -j tune apply persist root %s", root), 0);
@@ -119,7 +99,7 @@ START_TEST(test_apply_revert)
 	ck_assert_ptr_nonnull(strstr(out, "\nmtu eth0: 9000 -> 1500\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\n7 changes reverted\n"));
 	free(out);
-	after = tree();
+	after = tree_digest(root);
 	ck_assert_str_eq(after, before);
 	free(after);
 	free(before);
@@ -239,11 +219,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(suite());
 }
