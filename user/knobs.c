@@ -986,16 +986,16 @@ struct plan_ctx {
 	size_t err_len;
 };
 
-static int add_netdev(struct plan_ctx *c, const char *name)
+/* Once each, in the order first seen (c->netdevs has room for all). */
+static void add_netdev(struct plan_ctx *c, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < c->n_netdevs; i++)
 		if (!strcmp(c->netdevs[i].name, name))
-			return 0;
+			return;
 	snprintf(c->netdevs[c->n_netdevs].name, SP_IFNAME_MAX, "%s", name);
 	c->n_netdevs++;
-	return 0;
 }
 
 /* The managed netdevs (named, or those of the RDMA ports) and their RDMA devices. */
