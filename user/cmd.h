@@ -25,7 +25,9 @@ struct sp_ctx {
 	X(server, "kernel servers for latency and bandwidth tests: show, start, stop") \
 	X(lat, "latency sessions: show, run (round trip times, percentiles)") \
 	X(bw, "bandwidth sessions: show, run, stop (Gbit/s, one or several links)") \
-	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify")
+	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify") \
+	X(tune, "host tuning: show, check, apply, revert (snapshot first, exact revert)") \
+	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

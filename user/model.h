@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Plain C structs for what the sparkperf module reports. nl.c fills them from
+ * Plain C structs for what the sparkperf module (and, at the end, the
+ * kernel's rtnetlink, DCB and ethtool netlink) reports. nl.c fills them from
  * netlink replies, print.c prints them; neither side sees the other's types.
  */
 #ifndef SPARKPERF_CTL_MODEL_H
@@ -9,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/dcbnl.h>
 #include <linux/sparkperf.h>
 
 #define SP_IFNAME_MAX 16	/* IFNAMSIZ, with the NUL */
@@ -306,5 +308,50 @@ int sp_bw_list_add(struct sp_bw_list *list, struct sp_bw *bw);
 const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int32_t error);
 /* true once the session has ended: DONE, STOPPED or FAILED */
 bool sp_lat_state_final(unsigned int state);
+
+/* ---- the host's network, as rtnetlink, DCB and ethtool netlink report it ---- */
+
+/* DSCP to priority APP entries of a netdev (IEEE 802.1Qaz, selector DSCP). */
+#define SP_DSCP_COUNT 64
+
+struct sp_dscp_map {
+	bool has[SP_DSCP_COUNT];
+	uint8_t prio[SP_DSCP_COUNT];
+};
+
+/* The DCB state of a netdev that has DCB (DCB_CMD_IEEE_GET). */
+struct sp_dcb {
+	bool has_pfc;
+	struct ieee_pfc pfc;		/* as the driver reports it, for a SET */
+	struct sp_dscp_map dscp;
+};
+
+/* The kernel's answer to "ip route get ADDR". */
+struct sp_route {
+	uint8_t type;			/* RTN_UNICAST, RTN_LOCAL, RTN_UNREACHABLE ... */
+	uint32_t oif;			/* 0: none */
+	bool has_gateway;
+	struct sp_addr gateway;
+	bool has_prefsrc;
+	struct sp_addr prefsrc;
+	uint32_t mtu;			/* the route's MTU metric; 0: none */
+};
+
+/* A neighbour (ARP) entry. */
+#define SP_LLADDR_MAX 32
+
+struct sp_neigh {
+	uint16_t state;			/* NUD_* */
+	uint8_t lladdr_len;
+	uint8_t lladdr[SP_LLADDR_MAX];
+};
+
+/* A netdev's link modes (ethtool netlink, LINKMODES_GET). */
+struct sp_link_modes {
+	bool has_speed;
+	uint32_t speed_mbps;		/* now */
+	uint32_t max_mbps;		/* the fastest mode both ends support; 0: none known */
+	char max_mode[48];		/* its name: "200000baseCR4/Full" */
+};
 
 #endif

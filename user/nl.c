@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink client for the "sparkperf" family (libnl-genl-3).
+ * Generic netlink client for the "sparkperf" family (libnl-genl-3); at the
+ * end, the kernel's rtnetlink (DCB, routes, neighbours) and "ethtool" family
+ * for tune and check, through the same transaction loop.
  *
  * Every request is answered by an ACK, an NLMSG_ERROR (with extended ACK
  * TLVs: the socket sets NETLINK_EXT_ACK and NETLINK_CAP_ACK) or, for dumps,
@@ -14,8 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/dcbnl.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
+#include <linux/neighbour.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sparkperf.h>
 #include <netlink/attr.h>
 #include <netlink/errno.h>
@@ -1155,12 +1161,22 @@ const char *sp_nl_attr_name(uint8_t cmd, uint32_t type)
 
 /* ---- the socket ------------------------------------------------------- */
 
-int sp_nl_open(struct sp_nl *nl)
+/* NETLINK_CAP_ACK: Linux 4.3, NETLINK_EXT_ACK: 4.12; older kernels just say less */
+static void want_ext_ack(struct nl_sock *sk)
 {
-	int one = 1, fd, ret;
+	int one = 1, fd = nl_socket_get_fd(sk);
+
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+}
+
+static int genl_open(struct sp_nl *nl, const char *family, const char *name)
+{
+	int ret;
 
 	memset(nl, 0, sizeof(*nl));
 	nl->family = -1;
+	nl->who = name;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk)
 		return -ENOMEM;
@@ -1169,13 +1185,10 @@ int sp_nl_open(struct sp_nl *nl)
 		ret = nlerr_to_errno(ret);
 		goto fail;
 	}
-	fd = nl_socket_get_fd(nl->sk);
-	/* NETLINK_CAP_ACK: Linux 4.3, NETLINK_EXT_ACK: 4.12; older kernels just say less */
-	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	want_ext_ack(nl->sk);
 
 	/* The controller request-loads the module for an unknown family. */
-	ret = genl_ctrl_resolve(nl->sk, SPARKPERF_GENL_NAME);
+	ret = genl_ctrl_resolve(nl->sk, family);
 	if (ret < 0) {
 		ret = ret == -NLE_OBJ_NOTFOUND ? -ENOENT : nlerr_to_errno(ret);
 		goto fail;
@@ -1189,6 +1202,11 @@ fail:
 	sp_nl_close(nl);
 	nl->err.error = ret;
 	return ret;
+}
+
+int sp_nl_open(struct sp_nl *nl)
+{
+	return genl_open(nl, SPARKPERF_GENL_NAME, NULL);
 }
 
 void sp_nl_close(struct sp_nl *nl)
@@ -1225,15 +1243,22 @@ static void xact_reply(struct sp_nl_xact *x, struct nlmsghdr *nlh)
 	struct genlmsghdr *ghdr;
 	int ret;
 
-	if (x->error || nlh->nlmsg_type != x->family)
+	if (x->error)
 		return;
-	if (!genlmsg_valid_hdr(nlh, 0)) {
-		x->error = -EBADMSG;
-		return;
+	if (x->rtnl) {
+		if (nlh->nlmsg_type != x->reply_cmd)
+			return;
+	} else {
+		if (nlh->nlmsg_type != x->family)
+			return;
+		if (!genlmsg_valid_hdr(nlh, 0)) {
+			x->error = -EBADMSG;
+			return;
+		}
+		ghdr = nlmsg_data(nlh);
+		if (ghdr->cmd != x->reply_cmd)
+			return;
 	}
-	ghdr = nlmsg_data(nlh);
-	if (ghdr->cmd != x->reply_cmd)
-		return;
 	ret = x->valid ? x->valid(nlh, x->arg) : 0;
 	if (ret < 0)
 		x->error = ret;
@@ -1314,6 +1339,9 @@ int sp_nl_transact(struct sp_nl *nl, struct nl_msg *msg, uint8_t reply_cmd,
 	ret = nl_send_auto(nl->sk, msg);
 	/* nl_send_auto() filled in the sequence number */
 	sp_nl_xact_init(&x, nl->family, msg, reply_cmd, valid, arg);
+	x.rtnl = nl->rtnl;
+	if (x.rtnl)
+		x.cmd = 0;	/* no generic netlink command to name attributes by */
 	nlmsg_free(msg);
 	if (ret < 0) {
 		ret = nlerr_to_errno(ret);
@@ -1436,6 +1464,11 @@ struct one_ctx {
 	bool got;
 };
 
+static const char *who(const struct sp_nl *nl)
+{
+	return nl->who ? nl->who : "the sparkperf module";
+}
+
 static int one_valid(struct nlmsghdr *nlh, void *arg)
 {
 	struct one_ctx *c = arg;
@@ -1446,7 +1479,7 @@ static int one_valid(struct nlmsghdr *nlh, void *arg)
 		return 0;	/* a second reply: only the first counts */
 	ret = c->parse(nlh, c->dst, &why);
 	if (ret == -EBADMSG)
-		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
+		set_local_err(c->nl, ret, "malformed reply from %s (%s)", who(c->nl), why);
 	c->got = !ret;
 	return ret;
 }
@@ -1458,7 +1491,7 @@ static int transact_one(struct sp_nl *nl, struct nl_msg *msg, uint8_t reply_cmd,
 	int ret = sp_nl_transact(nl, msg, reply_cmd, one_valid, &c);
 
 	if (!ret && !c.got) {
-		set_local_err(nl, -EPROTO, "the sparkperf module sent no reply");
+		set_local_err(nl, -EPROTO, "%s sent no reply", who(nl));
 		ret = -EPROTO;
 	}
 	return ret;
@@ -1922,4 +1955,467 @@ int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
 	struct feed_ctx c = { .bw_fn = fn, .arg = arg };
 
 	return mcast_recv(nl, nl->pr_sk, bw_progress_one, &c, &nl->bad_progress);
+}
+
+/* ---- rtnetlink (DCB, routes, neighbours) and ethtool netlink ------------ */
+
+int sp_rtnl_open(struct sp_nl *nl)
+{
+	int ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->family = -1;
+	nl->rtnl = true;
+	nl->who = "the kernel";
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk)
+		return -ENOMEM;
+	ret = nl_connect(nl->sk, NETLINK_ROUTE);
+	if (ret < 0) {
+		ret = nlerr_to_errno(ret);
+		sp_nl_close(nl);
+		nl->err.error = ret;
+		return ret;
+	}
+	want_ext_ack(nl->sk);
+	nl_socket_disable_auto_ack(nl->sk);
+	return 0;
+}
+
+int sp_nl_open_ethtool(struct sp_nl *nl)
+{
+	return genl_open(nl, ETHTOOL_GENL_NAME, "the kernel's ethtool family");
+}
+
+/* An rtnetlink request: a header of hdr_len bytes (zeroed) at *hdr. */
+static int rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | flags);
+
+	*out = NULL;
+	if (!msg)
+		return -ENOMEM;
+	*hdr = nlmsg_reserve(msg, hdr_len, NLMSG_ALIGNTO);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	memset(*hdr, 0, hdr_len);
+	*out = msg;
+	return 0;
+}
+
+static int dcb_req(uint16_t type, uint8_t cmd, const char *dev, struct nl_msg **out)
+{
+	struct dcbmsg *d;
+	int ret;
+
+	if (!dev || !*dev || strlen(dev) >= SP_IFNAME_MAX)
+		return -EINVAL;
+	ret = rtnl_req(type, NLM_F_ACK, sizeof(*d), (void **)&d, out);
+	if (ret)
+		return ret;
+	d->dcb_family = AF_UNSPEC;
+	d->cmd = cmd;
+	if (nla_put_string(*out, DCB_ATTR_IFNAME, dev) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out)
+{
+	return dcb_req(RTM_GETDCB, DCB_CMD_IEEE_GET, dev, out);
+}
+
+int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
+		      const struct sp_dscp_map *dscp, struct nl_msg **out)
+{
+	struct nlattr *ieee, *table;
+	size_t i;
+	int ret;
+
+	ret = dcb_req(RTM_SETDCB, del ? DCB_CMD_IEEE_DEL : DCB_CMD_IEEE_SET, dev, out);
+	if (ret)
+		return ret;
+	ieee = nla_nest_start(*out, DCB_ATTR_IEEE);
+	if (!ieee || (pfc && !del && nla_put(*out, DCB_ATTR_IEEE_PFC, sizeof(*pfc), pfc) < 0))
+		return put_failed(out);
+	if (dscp) {
+		table = nla_nest_start(*out, DCB_ATTR_IEEE_APP_TABLE);
+		if (!table)
+			return put_failed(out);
+		for (i = 0; i < SP_DSCP_COUNT; i++) {
+			struct dcb_app app = {
+				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
+				.priority = dscp->prio[i],
+				.protocol = (uint16_t)i,
+			};
+
+			if (dscp->has[i] &&
+			    nla_put(*out, DCB_ATTR_IEEE_APP, sizeof(app), &app) < 0)
+				return put_failed(out);
+		}
+		nla_nest_end(*out, table);
+	}
+	nla_nest_end(*out, ieee);
+	return 0;
+}
+
+int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why)
+{
+	struct nlattr *tb[DCB_ATTR_MAX + 1], *ieee[DCB_ATTR_IEEE_MAX + 1], *pos;
+	int rem;
+
+	memset(dcb, 0, sizeof(*dcb));
+	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
+		return bad(why, "DCB header");
+	if (!tb[DCB_ATTR_IEEE] ||
+	    nla_parse_nested(ieee, DCB_ATTR_IEEE_MAX, tb[DCB_ATTR_IEEE], NULL) < 0)
+		return bad(why, "DCB_ATTR_IEEE");
+	if (ieee[DCB_ATTR_IEEE_PFC]) {
+		/* an older kernel's struct may be shorter: the rest stays zero */
+		size_t len = (size_t)nla_len(ieee[DCB_ATTR_IEEE_PFC]);
+
+		memcpy(&dcb->pfc, nla_data(ieee[DCB_ATTR_IEEE_PFC]),
+		       len < sizeof(dcb->pfc) ? len : sizeof(dcb->pfc));
+		dcb->has_pfc = true;
+	}
+	if (!ieee[DCB_ATTR_IEEE_APP_TABLE])
+		return 0;
+	nla_for_each_nested(pos, ieee[DCB_ATTR_IEEE_APP_TABLE], rem) {
+		const struct dcb_app *app;
+
+		if (nla_type(pos) != DCB_ATTR_IEEE_APP)
+			continue;
+		if (nla_len(pos) < (int)sizeof(*app))
+			return bad(why, "DCB_ATTR_IEEE_APP");
+		app = nla_data(pos);
+		if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP || app->protocol >= SP_DSCP_COUNT)
+			continue;
+		dcb->dscp.has[app->protocol] = true;
+		dcb->dscp.prio[app->protocol] = app->priority & 7;
+	}
+	return 0;
+}
+
+/* The status a DCB SET or DEL reply carries (the kernel answers 0 to the request). */
+int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why)
+{
+	struct nlattr *tb[DCB_ATTR_MAX + 1];
+
+	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
+		return bad(why, "DCB header");
+	if (!tb[DCB_ATTR_IEEE] || nla_len(tb[DCB_ATTR_IEEE]) != 1)
+		return bad(why, "DCB_ATTR_IEEE status");
+	/* the driver's negative errno, cut to a u8 by dcbnl */
+	*status = (int8_t)nla_get_u8(tb[DCB_ATTR_IEEE]);
+	return 0;
+}
+
+static int parse_dcb_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_dcb(nlh, dst, why);
+}
+
+static int parse_dcb_status_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_dcb_status(nlh, dst, why);
+}
+
+int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_dcb_get_msg(dev, &msg);
+
+	return transact_built(rt, ret, msg, RTM_GETDCB, parse_dcb_cb, dcb);
+}
+
+int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
+		  const struct sp_dscp_map *dscp)
+{
+	struct nl_msg *msg;
+	int status = 0, ret = sp_nl_dcb_set_msg(dev, del, pfc, dscp, &msg);
+
+	ret = transact_built(rt, ret, msg, RTM_SETDCB, parse_dcb_status_cb, &status);
+	if (!ret && status) {
+		set_local_err(rt, status < 0 ? status : -EIO, "the driver of %s refused: %s", dev,
+			      strerror(status < 0 ? -status : EIO));
+		ret = status < 0 ? status : -EIO;
+	}
+	return ret;
+}
+
+int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out)
+{
+	struct rtmsg *rtm;
+	int ret;
+
+	if (!dst || (dst->len != 4 && dst->len != 16))
+		return -EINVAL;
+	ret = rtnl_req(RTM_GETROUTE, NLM_F_ACK, sizeof(*rtm), (void **)&rtm, out);
+	if (ret)
+		return ret;
+	rtm->rtm_family = dst->len == 4 ? AF_INET : AF_INET6;
+	rtm->rtm_dst_len = (unsigned char)(dst->len * 8);
+	if (nla_put(*out, RTA_DST, dst->len, dst->raw) < 0)
+		return put_failed(out);
+	return 0;
+}
+
+int sp_nl_parse_route(struct nlmsghdr *nlh, struct sp_route *r, const char **why)
+{
+	struct nlattr *tb[RTA_MAX + 1], *mx[RTAX_MAX + 1];
+	struct rtmsg *rtm;
+
+	memset(r, 0, sizeof(*r));
+	if (nlmsg_parse(nlh, sizeof(*rtm), tb, RTA_MAX, NULL) < 0)
+		return bad(why, "route header");
+	rtm = nlmsg_data(nlh);
+	r->type = rtm->rtm_type;
+	OPT(get_u32, tb, RTA_OIF, &r->oif);
+	if (tb[RTA_GATEWAY]) {
+		REQ(get_addr, tb, RTA_GATEWAY, &r->gateway);
+		r->has_gateway = true;
+	}
+	if (tb[RTA_PREFSRC]) {
+		REQ(get_addr, tb, RTA_PREFSRC, &r->prefsrc);
+		r->has_prefsrc = true;
+	}
+	if (tb[RTA_METRICS]) {
+		if (nla_parse_nested(mx, RTAX_MAX, tb[RTA_METRICS], NULL) < 0)
+			return bad(why, "RTA_METRICS");
+		OPT(get_u32, mx, RTAX_MTU, &r->mtu);
+	}
+	return 0;
+}
+
+static int parse_route_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_route(nlh, dst, why);
+}
+
+int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route *r)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_route_get_msg(dst, &msg);
+
+	return transact_built(rt, ret, msg, RTM_NEWROUTE, parse_route_cb, r);
+}
+
+int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out)
+{
+	struct ndmsg *ndm;
+	int ret = rtnl_req(RTM_GETNEIGH, NLM_F_DUMP, sizeof(*ndm), (void **)&ndm, out);
+
+	if (!ret)
+		ndm->ndm_family = family;
+	return ret;
+}
+
+int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
+		      struct sp_neigh *n, const char **why)
+{
+	struct nlattr *tb[NDA_MAX + 1];
+	struct ndmsg *ndm;
+
+	memset(n, 0, sizeof(*n));
+	memset(dst, 0, sizeof(*dst));
+	if (nlmsg_parse(nlh, sizeof(*ndm), tb, NDA_MAX, NULL) < 0)
+		return bad(why, "neighbour header");
+	ndm = nlmsg_data(nlh);
+	*ifindex = (uint32_t)ndm->ndm_ifindex;
+	n->state = ndm->ndm_state;
+	REQ(get_addr, tb, NDA_DST, dst);
+	if (tb[NDA_LLADDR]) {
+		int len = nla_len(tb[NDA_LLADDR]);
+
+		if (len < 0 || len > SP_LLADDR_MAX)
+			return bad(why, "NDA_LLADDR");
+		n->lladdr_len = (uint8_t)len;
+		memcpy(n->lladdr, nla_data(tb[NDA_LLADDR]), (size_t)len);
+	}
+	return 0;
+}
+
+struct neigh_ctx {
+	struct sp_nl *rt;
+	uint32_t ifindex;
+	const struct sp_addr *dst;
+	struct sp_neigh *out;
+	bool found;
+};
+
+static int neigh_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct neigh_ctx *c = arg;
+	const char *why = "?";
+	struct sp_addr dst;
+	struct sp_neigh n;
+	uint32_t ifindex;
+	int ret = sp_nl_parse_neigh(nlh, &ifindex, &dst, &n, &why);
+
+	if (ret) {
+		set_local_err(c->rt, ret, "malformed neighbour entry from the kernel (%s)", why);
+		return ret;
+	}
+	if (ifindex == c->ifindex && dst.len == c->dst->len &&
+	    !memcmp(dst.raw, c->dst->raw, dst.len)) {
+		*c->out = n;
+		c->found = true;
+	}
+	return 0;
+}
+
+int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
+		    struct sp_neigh *n)
+{
+	struct neigh_ctx c = { .rt = rt, .ifindex = ifindex, .dst = dst, .out = n };
+	struct nl_msg *msg;
+	int ret, attempt;
+
+	for (attempt = 0;; attempt++) {
+		ret = sp_nl_neigh_dump_msg(dst->len == 4 ? AF_INET : AF_INET6, &msg);
+		if (ret)
+			return ret;
+		ret = sp_nl_transact(rt, msg, RTM_NEWNEIGH, neigh_valid, &c);
+		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
+			break;
+		c.found = false;
+	}
+	if (!ret && !c.found)
+		ret = -ENOENT;
+	return ret;
+}
+
+int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out)
+{
+	struct nlattr *hdr;
+	struct nl_msg *msg;
+
+	*out = NULL;
+	if (!dev || !*dev || strlen(dev) >= SP_IFNAME_MAX)
+		return -EINVAL;
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -ENOMEM;
+	*out = msg;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_REQUEST | NLM_F_ACK,
+			 ETHTOOL_MSG_LINKMODES_GET, ETHTOOL_GENL_VERSION))
+		return put_failed(out);
+	hdr = nla_nest_start(msg, ETHTOOL_A_LINKMODES_HEADER);
+	if (!hdr || nla_put_string(msg, ETHTOOL_A_HEADER_DEV_NAME, dev) < 0)
+		return put_failed(out);
+	nla_nest_end(msg, hdr);
+	return 0;
+}
+
+/*
+ * The names of a verbose bit set ("200000baseCR4/Full"), each calling fn:
+ * all the bits listed, which for a set with a mask are those of the mask.
+ */
+static int bitset_names(struct nlattr *set, void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct nlattr *tb[ETHTOOL_A_BITSET_MAX + 1], *bit[ETHTOOL_A_BITSET_BIT_MAX + 1], *pos;
+	char name[48];
+	int rem;
+
+	if (nla_parse_nested(tb, ETHTOOL_A_BITSET_MAX, set, NULL) < 0)
+		return -EBADMSG;
+	if (!tb[ETHTOOL_A_BITSET_BITS])
+		return 0;
+	nla_for_each_nested(pos, tb[ETHTOOL_A_BITSET_BITS], rem) {
+		if (nla_type(pos) != ETHTOOL_A_BITSET_BITS_BIT)
+			continue;
+		if (nla_parse_nested(bit, ETHTOOL_A_BITSET_BIT_MAX, pos, NULL) < 0 ||
+		    !bit[ETHTOOL_A_BITSET_BIT_NAME] ||
+		    get_str_cut(bit[ETHTOOL_A_BITSET_BIT_NAME], name, sizeof(name)))
+			return -EBADMSG;
+		fn(name, arg);
+	}
+	return 0;
+}
+
+/* The speed a link mode name starts with, in Mbit/s: "200000baseCR4/Full" -> 200000. */
+static uint32_t mode_mbps(const char *name)
+{
+	uint32_t v = 0;
+
+	for (; *name >= '0' && *name <= '9' && v < 100000000; name++)
+		v = v * 10 + (uint32_t)(*name - '0');
+	return strncmp(name, "base", 4) ? 0 : v;
+}
+
+struct modes_ctx {
+	struct sp_link_modes *m;
+	char **peer;		/* the partner's modes, when it advertises any */
+	size_t n_peer;
+	bool listing_peer;
+};
+
+static void mode_seen(const char *name, void *arg)
+{
+	struct modes_ctx *c = arg;
+	uint32_t mbps = mode_mbps(name);
+	size_t i;
+
+	if (c->listing_peer) {
+		char **grown = realloc(c->peer, (c->n_peer + 1) * sizeof(*grown));
+
+		if (grown) {
+			c->peer = grown;
+			c->peer[c->n_peer] = strdup(name);
+			c->n_peer += c->peer[c->n_peer] != NULL;
+		}
+		return;
+	}
+	/* with a partner that advertises, only the modes it can do too */
+	for (i = 0; i < c->n_peer && strcmp(c->peer[i], name); i++)
+		;
+	if (c->n_peer && i == c->n_peer)
+		return;
+	if (mbps > c->m->max_mbps) {
+		c->m->max_mbps = mbps;
+		snprintf(c->m->max_mode, sizeof(c->m->max_mode), "%s", name);
+	}
+}
+
+int sp_nl_parse_link_modes(struct nlmsghdr *nlh, struct sp_link_modes *m, const char **why)
+{
+	struct nlattr *tb[ETHTOOL_A_LINKMODES_MAX + 1];
+	struct modes_ctx c = { .m = m };
+	size_t i;
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (genlmsg_parse(nlh, 0, tb, ETHTOOL_A_LINKMODES_MAX, NULL) < 0)
+		return bad(why, "link modes header");
+	OPT(get_u32, tb, ETHTOOL_A_LINKMODES_SPEED, &m->speed_mbps);
+	/* SPEED_UNKNOWN is -1 */
+	m->has_speed = tb[ETHTOOL_A_LINKMODES_SPEED] && m->speed_mbps != UINT32_MAX &&
+		       m->speed_mbps;
+	if (tb[ETHTOOL_A_LINKMODES_PEER]) {
+		c.listing_peer = true;
+		ret = bitset_names(tb[ETHTOOL_A_LINKMODES_PEER], mode_seen, &c);
+		c.listing_peer = false;
+	}
+	if (!ret && tb[ETHTOOL_A_LINKMODES_OURS])
+		ret = bitset_names(tb[ETHTOOL_A_LINKMODES_OURS], mode_seen, &c);
+	for (i = 0; i < c.n_peer; i++)
+		free(c.peer[i]);
+	free(c.peer);
+	return ret ? bad(why, "ETHTOOL_A_LINKMODES bit set") : 0;
+}
+
+static int parse_link_modes_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_link_modes(nlh, dst, why);
+}
+
+int sp_nl_link_modes(struct sp_nl *et, const char *dev, struct sp_link_modes *m)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_link_modes_msg(et->family, dev, &msg);
+
+	return transact_built(et, ret, msg, ETHTOOL_MSG_LINKMODES_GET_REPLY,
+			      parse_link_modes_cb, m);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only netlink code of sparkperf-ctl (libnl-genl-3). No printing.
+ * The only netlink code of sparkperf-ctl (libnl-genl-3, and libnl-3 for
+ * rtnetlink). No printing.
  *
  * Three layers, so that unit tests can use the first two without a socket:
  *   - request builders: sp_nl_*_msg() return a struct nl_msg ready to send;
@@ -45,6 +46,8 @@ struct sp_nl {
 	struct nl_sock *pr_sk;		/* progress group, after sp_nl_progress_open */
 	unsigned int bad_progress;	/* malformed progress messages skipped */
 	struct sp_nl_err err;		/* the last failure */
+	bool rtnl;			/* NETLINK_ROUTE: replies told by message type */
+	const char *who;		/* the other end, in messages; NULL: the module */
 };
 
 /* Request builders: 0 and *out, or -EINVAL / -ENOMEM. */
@@ -150,6 +153,7 @@ struct sp_nl_xact {
 	uint8_t reply_cmd;
 	sp_nl_valid_fn valid;
 	void *arg;
+	bool rtnl;		/* rtnetlink: replies are messages of type reply_cmd */
 	bool done;		/* ACK, error or end of dump seen */
 	bool intr;		/* NLM_F_DUMP_INTR seen */
 	int error;		/* from valid(), or a malformed answer */
@@ -231,5 +235,48 @@ typedef int (*sp_nl_bw_progress_fn)(const struct sp_bw_progress *p, void *arg);
 int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg);
 int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			   sp_nl_bw_progress_fn fn, void *arg);
+
+/*
+ * The host's network for tune and check: rtnetlink (NETLINK_ROUTE) for DCB,
+ * routes and neighbours, and the kernel's "ethtool" generic netlink family
+ * for link modes. The same struct sp_nl, the same error reporting.
+ */
+int sp_rtnl_open(struct sp_nl *nl);
+/* -ENOENT when the kernel has no ethtool netlink (before 5.6) */
+int sp_nl_open_ethtool(struct sp_nl *nl);
+
+/* DCB_CMD_IEEE_GET of dev. */
+int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out);
+/*
+ * DCB_CMD_IEEE_SET (del false) with the PFC object when pfc is not NULL and
+ * the DSCP APP entries of dscp; DCB_CMD_IEEE_DEL (del true) of the entries.
+ */
+int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
+		      const struct sp_dscp_map *dscp, struct nl_msg **out);
+int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why);
+/* The driver's status in a SET or DEL reply: 0 or a negative errno. */
+int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why);
+/* -EOPNOTSUPP when dev has no DCB (a virtual NIC). */
+int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb);
+int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
+		  const struct sp_dscp_map *dscp);
+
+/* "ip route get DST". */
+int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out);
+int sp_nl_parse_route(struct nlmsghdr *nlh, struct sp_route *r, const char **why);
+int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route *r);
+
+/* The neighbour table of one address family (a dump). */
+int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out);
+int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
+		      struct sp_neigh *n, const char **why);
+/* The entry of dst on ifindex; -ENOENT when there is none. */
+int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
+		    struct sp_neigh *n);
+
+/* ETHTOOL_MSG_LINKMODES_GET of dev, bit sets with names (not compact). */
+int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out);
+int sp_nl_parse_link_modes(struct nlmsghdr *nlh, struct sp_link_modes *m, const char **why);
+int sp_nl_link_modes(struct sp_nl *et, const char *dev, struct sp_link_modes *m);
 
 #endif

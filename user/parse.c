@@ -344,6 +344,64 @@ bool sp_dev_name_valid(const char *s)
 	return !strpbrk(s, "/ \t\n");
 }
 
+bool sp_netdev_name_valid(const char *s)
+{
+	size_t len;
+
+	if (!s)
+		return false;
+	len = strlen(s);
+	if (!len || len >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return !strpbrk(s, "/: \t\n");
+}
+
+/* "A" or "A-B" at *p, advancing p; the CPUs into set. */
+static int cpu_range(const char **p, struct sp_cpuset *set)
+{
+	uint64_t lo, hi, c;
+	bool overflow;
+	size_t n;
+
+	n = digits_u64(*p, &lo, &overflow);
+	if (!n)
+		return -EINVAL;
+	*p += n;
+	hi = lo;
+	if (**p == '-') {
+		(*p)++;
+		n = digits_u64(*p, &hi, &overflow);
+		if (!n)
+			return -EINVAL;
+		*p += n;
+	}
+	if (overflow || hi >= SP_CPUS_MAX)
+		return -ERANGE;
+	if (lo > hi)
+		return -EINVAL;
+	for (c = lo; c <= hi; c++)
+		set->bits[c / 64] |= 1ULL << (c % 64);
+	return 0;
+}
+
+int sp_parse_cpulist(const char *s, struct sp_cpuset *set)
+{
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	if (!s || !*s)
+		return -EINVAL;
+	for (;;) {
+		ret = cpu_range(&s, set);
+		if (ret)
+			return ret;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
 static const char *range_unit(enum sp_kv_type type)
 {
 	switch (type) {

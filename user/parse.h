@@ -106,6 +106,19 @@ struct sp_kv {
 int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 		char *err, size_t err_len);
 
+/* Network device names: 1 .. IFNAMSIZ - 1 bytes, no '/', ':' or blanks; not "." or "..". */
+bool sp_netdev_name_valid(const char *s);
+
+/* A CPU list as the kernel writes one ("0-3,8,10-11"), CPUs 0 .. SP_CPUS_MAX - 1. */
+#define SP_CPUS_MAX 4096
+
+struct sp_cpuset {
+	uint64_t bits[SP_CPUS_MAX / 64];
+};
+
+/* -EINVAL for bad syntax or an empty list, -ERANGE for a CPU past SP_CPUS_MAX - 1. */
+int sp_parse_cpulist(const char *s, struct sp_cpuset *set);
+
 /* Formatters. Each returns buf. */
 #define SP_GUID_STRLEN 20	/* "xxxx:xxxx:xxxx:xxxx" + NUL */
 #define SP_GID_STRLEN 46	/* INET6_ADDRSTRLEN */

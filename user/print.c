@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checklist.h"
+#include "knobs.h"
 #include "parse.h"
 #include "print.h"
 #include "stats.h"
@@ -1912,4 +1914,296 @@ int sp_print_switch_apply(const struct sp_sw_apply_report *r)
 	add(obj, "steps", steps);
 	add(obj, "links", json_sw_links(r->links, r->n_links));
 	return emit_json(obj, out.pretty);
+}
+
+/* ---- tune and check ------------------------------------------------------ */
+
+static const char *const knob_state_names[] = {
+	[SP_KNOB_OK] = "ok",
+	[SP_KNOB_CHANGE] = "change",
+	[SP_KNOB_SKIP] = "skip",
+	[SP_KNOB_OBSERVED] = "observed",
+};
+
+/* A value on one line: runs of blanks (tcp_rmem has tabs) as one space. */
+static char *one_line(const char *v)
+{
+	char *s = strdup(v), *w = s;
+	const char *r;
+
+	if (!s)
+		return NULL;
+	for (r = v; *r; r++) {
+		if (*r == ' ' || *r == '\t' || *r == '\n') {
+			if (w != s && w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *r;
+		}
+	}
+	while (w != s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	return s;
+}
+
+/* A value as a change line shows it: files by presence, DSCP tables "none" when empty. */
+static char *change_value(const struct sp_change *c, bool has, const char *v)
+{
+	if (c->access == SP_ACCESS_FILE)
+		return strdup(has && v ? "written" : "absent");
+	if (!has || !v)
+		return strdup("-");
+	if (!*v)
+		return strdup("none");
+	return one_line(v);
+}
+
+/* The current value in the table: a file as absent, as recommended, or different. */
+static char *knob_current(const struct sp_knob *k)
+{
+	if (k->ch.access == SP_ACCESS_FILE && k->ch.has_before) {
+		if (k->recommended && !strcmp(k->ch.before, k->recommended))
+			return strdup(k->spec->value[0] ? k->spec->value[0] : "written");
+		return strdup("other content");
+	}
+	return change_value(&k->ch, k->ch.has_before, k->ch.before);
+}
+
+/* "1 (or 2)": the recommended value, then the others that are as good. */
+static char *others_accepted(const char *v, const char *accept)
+{
+	char *s = NULL, *list = strdup(accept), *w, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	bool first = true;
+
+	if (!m || !list) {
+		if (m)
+			fclose(m);
+		free(s);
+		free(list);
+		return NULL;
+	}
+	fprintf(m, "%s", v);
+	for (w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(w, v))
+			continue;
+		fprintf(m, "%s%s", first ? " (or " : ", ", w);
+		first = false;
+	}
+	fprintf(m, "%s", first ? "" : ")");
+	free(list);
+	if (fclose(m)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static char *knob_recommended(const struct sp_knob *k)
+{
+	const struct sp_knob_spec *s = k->spec;
+	char *v, *r;
+
+	if (!k->recommended)
+		return strdup("-");
+	if (k->ch.access == SP_ACCESS_FILE)
+		return strdup(s && s->value[0] ? s->value[0] : "written");
+	v = one_line(k->recommended);
+	if (!v || !s)
+		return v;
+	switch (s->cmp) {
+	case SP_CMP_AT_LEAST:
+		r = xprintf(">= %s", v);
+		break;
+	case SP_CMP_ONE_OF:
+		r = others_accepted(v, s->accept);
+		break;
+	case SP_CMP_SUPERSET:
+		r = xprintf("has %s", v);
+		break;
+	default:
+		return v;
+	}
+	free(v);
+	return r;
+}
+
+static char *knob_cell(const void *rows, size_t row, size_t col)
+{
+	const struct sp_knob *k = (const struct sp_knob *)rows + row;
+
+	switch (col) {
+	case 0:
+		return strdup(k->ch.name);
+	case 1:
+		if (k->state == SP_KNOB_OBSERVED && k->ch.has_before)
+			return strdup(k->as_expected ? "ok" : "lags");
+		return strdup(k->state == SP_KNOB_OBSERVED ? "-" : knob_state_names[k->state]);
+	case 2:
+		return knob_current(k);
+	case 3:
+		return knob_recommended(k);
+	case 4:
+		return strdup(k->where[0] ? k->where : "-");
+	default:
+		return strdup(k->note);
+	}
+}
+
+static json_object *json_knob(const struct sp_knob *k)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	add(o, "name", json_object_new_string(k->ch.name));
+	add(o, "state", json_object_new_string(knob_state_names[k->state]));
+	add(o, "current", k->ch.has_before ? jstr_or_null(k->ch.before) : NULL);
+	add(o, "recommended", jstr_or_null(k->recommended));
+	add(o, "target", k->state == SP_KNOB_CHANGE ? jstr_or_null(k->ch.after) : NULL);
+	add(o, "where", jstr_or_null(k->where[0] ? k->where : NULL));
+	if (k->state == SP_KNOB_OBSERVED)
+		add(o, "as_expected", k->ch.has_before ? json_object_new_boolean(k->as_expected)
+			: NULL);
+	add(o, "severity", k->spec ? json_object_new_string(k->spec->severity == SP_SEV_FAIL ?
+							      "fail" : "warn") : NULL);
+	add(o, "reason", k->spec ? json_object_new_string(k->spec->reason) : NULL);
+	add(o, "note", jstr_or_null(k->note[0] ? k->note : NULL));
+	return o;
+}
+
+int sp_print_tune_plan(const struct sp_plan *plan)
+{
+	static const char *const header[] = {
+		"KNOB", "STATE", "CURRENT", "RECOMMENDED", "WHERE", "NOTE"
+	};
+	json_object *arr;
+	size_t i;
+
+	if (!out.json)
+		return table(header, ARRAY_SIZE(header), plan->n, knob_cell, plan->knobs);
+	arr = json_object_new_array();
+	for (i = 0; arr && i < plan->n; i++) {
+		json_object *o = json_knob(&plan->knobs[i]);
+
+		if (!o || json_object_array_add(arr, o)) {
+			json_object_put(o);
+			json_object_put(arr);
+			arr = NULL;
+		}
+	}
+	return emit_json(arr, out.pretty);
+}
+
+static json_object *json_change(const struct sp_change *c)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	add(o, "name", json_object_new_string(c->name));
+	add(o, "where", json_object_new_string(c->path));
+	add(o, "before", c->has_before ? jstr_or_null(c->before) : NULL);
+	add(o, "after", jstr_or_null(c->after));
+	return o;
+}
+
+int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile,
+			  const struct sp_change *ch, size_t n)
+{
+	FILE *f = ofile();
+	size_t i;
+
+	if (out.json) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+		for (i = 0; o && arr && i < n; i++) {
+			json_object *c = json_change(&ch[revert ? n - 1 - i : i]);
+
+			if (!c || json_object_array_add(arr, c)) {
+				json_object_put(c);
+				json_object_put(arr);
+				arr = NULL;
+			}
+		}
+		if (!o || !arr) {
+			json_object_put(o);
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		add(o, "action", json_object_new_string(revert ? "revert" : "apply"));
+		add(o, "snapshot", jstr_or_null(snapshot));
+		add(o, "profile", jstr_or_null(profile && *profile ? profile : NULL));
+		add(o, "changes", arr);
+		return emit_json(o, out.pretty);
+	}
+	if (!n) {
+		fprintf(f, "Nothing to change: every knob is as profile %s recommends.\n", profile);
+		return 0;
+	}
+	fprintf(f, "snapshot %s\n", snapshot);
+	for (i = 0; i < n; i++) {
+		const struct sp_change *c = &ch[revert ? n - 1 - i : i];
+		char *before = change_value(c, c->has_before, c->before);
+		char *after = change_value(c, c->after != NULL, c->after);
+
+		if (!before || !after) {
+			free(before);
+			free(after);
+			return -ENOMEM;
+		}
+		fprintf(f, "%s: %s -> %s\n", c->name, revert ? after : before,
+			revert ? before : after);
+		free(before);
+		free(after);
+	}
+	fprintf(f, "%zu change%s %s\n", n, n == 1 ? "" : "s", revert ? "reverted" : "applied");
+	return 0;
+}
+
+int sp_print_checklist(const struct sp_checklist *l)
+{
+	size_t width = 0, i;
+	FILE *f = ofile();
+
+	if (out.json) {
+		json_object *arr = json_object_new_array();
+
+		for (i = 0; arr && i < l->n; i++) {
+			const struct sp_check_item *it = &l->items[i];
+			json_object *o = json_object_new_object();
+
+			if (!o || json_object_array_add(arr, o)) {
+				json_object_put(o);
+				json_object_put(arr);
+				return -ENOMEM;
+			}
+			add(o, "name", json_object_new_string(it->name));
+			add(o, "status", json_object_new_string(sp_check_status_str(it->status)));
+			add(o, "detail", json_object_new_string(it->detail));
+			add(o, "fix", jstr_or_null(it->fix[0] ? it->fix : NULL));
+		}
+		return emit_json(arr, out.pretty);
+	}
+	for (i = 0; i < l->n; i++)
+		if (strlen(l->items[i].name) > width)
+			width = strlen(l->items[i].name);
+	for (i = 0; i < l->n; i++) {
+		const struct sp_check_item *it = &l->items[i];
+		char *detail = one_line(it->detail);
+
+		if (!detail)
+			return -ENOMEM;
+		fprintf(f, "%-4s  %-*s  %s\n", sp_check_status_str(it->status), (int)width,
+			it->name, detail);
+		free(detail);
+		if (it->fix[0] && it->status != SP_CHECK_PASS)
+			fprintf(f, "%-4s  %-*s  fix: %s\n", "", (int)width, "", it->fix);
+	}
+	fprintf(f, "%zu passed, %zu warnings, %zu failed, %zu skipped\n",
+		sp_check_count(l, SP_CHECK_PASS), sp_check_count(l, SP_CHECK_WARN),
+		sp_check_count(l, SP_CHECK_FAIL), sp_check_count(l, SP_CHECK_SKIP));
+	return 0;
 }

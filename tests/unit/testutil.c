@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+#include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,4 +188,51 @@ size_t count_lines(const char *s)
 	for (; *s; s++)
 		n += *s == '\n';
 	return n;
+}
+
+int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* ---- trees in temporary directories (tune) -------------------------------- */
+
+char *tree_digest(const char *dir)
+{
+	char cmd[PATH_MAX + 256], *buf = NULL;
+	size_t len = 0;
+	FILE *p, *m;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && find . -path ./var -prune -o -print | "
+		 "LC_ALL=C sort | while read -r f; do stat -c '%%n %%a' \"$f\"; "
+		 "[ ! -f \"$f\" ] || md5sum <\"$f\"; done", dir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	m = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(m);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	ck_assert_int_eq(pclose(p), 0);
+	return buf;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void tree_remove(const char *dir)
+{
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <check.h>
 #include <json-c/json.h>
 #include <linux/genetlink.h>
 #include <netlink/attr.h>
@@ -64,5 +65,18 @@ void assert_keys(json_object *obj, const char *const *keys, size_t n);
 bool starts_with(const char *s, const char *prefix);
 /* newlines in s */
 size_t count_lines(const char *s);
+
+/* Runs every test of s (CK_NORMAL output); EXIT_SUCCESS when all pass. */
+int run_suite(Suite *s);
+
+/* ---- trees in temporary directories (tune) -------------------------------- */
+
+/*
+ * Every path under dir but ./var (the snapshots), sorted, with its mode and
+ * for files a hash of their bytes: two trees compare as strings. free() it.
+ */
+char *tree_digest(const char *dir);
+/* Removes dir and everything under it. */
+void tree_remove(const char *dir);
 
 #endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real sparkperf-ctl tune, end to end, on a fake tree under "root DIR"
+ * (nothing of this host is read or written): apply and persist, revert to
+ * the same bytes, the snapshots, what is refused, the usage errors.
+ */
+#include <check.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <json-c/json.h>
+
+#include "testutil.h"
+
+#define CLI "../../user/sparkperf-ctl"
+
+static char root[64];
+
+/* Runs a shell command line; its stdout and stderr in *out, its exit status returned. */
+static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sh(char **out, const char *fmt, ...)
+{
+	char cmd[2 * PATH_MAX];
+	size_t len = 0;
+	va_list ap;
+	FILE *p, *m;
+	int c, status;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	*out = NULL;
+	m = open_memstream(out, &len);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void setup(void)
+{
+	char *out;
+
+	snprintf(root, sizeof(root), "/tmp/check_tunecli.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	ck_assert_int_eq(sh(&out, "cd %s && mkdir -p proc/sys/net/core proc/sys/net/ipv4 "
+			    "sys/class/net/eth0 sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs "
+			    "etc/security/limits.d etc/sysctl.d etc/netplan && "
+			    "echo 212992 >proc/sys/net/core/rmem_max && "
+			    "echo 4194304 >proc/sys/net/core/wmem_max && "
+			    "printf '4096\\t131072\\t6291456\\n' >proc/sys/net/ipv4/tcp_rmem && "
+			    "echo 1500 >sys/class/net/eth0/mtu && "
+			    "echo eth0 >sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", root), 0);
+	free(out);
+}
+
+static void teardown(void)
+{
+	tree_remove(root);
+}
+
+START_TEST(test_apply_revert)
+{
+	char *before = tree_digest(root), *after, *out;
+	json_object *o;
+
+	ck_assert_int_eq(sh(&out, CLI " -j tune apply persist root %s", root), 0);
+	o = json_tokener_parse(out);
+	ck_assert_ptr_nonnull(o);
+	assert_str(o, "action", "apply");
+	assert_str(o, "profile", "throughput");
+	ck_assert(starts_with(json_object_get_string(get(o, "snapshot")), root));
+	/* rmem_max, wmem_max, tcp_rmem, mtu eth0, memlock, sysctl.d, netplan */
+	ck_assert_int_eq(json_object_array_length(get(o, "changes")), 7);
+	json_object_put(o);
+	free(out);
+
+	ck_assert_int_eq(sh(&out, "cat %s/etc/sysctl.d/90-sparkperf.conf "
+			    "%s/sys/class/net/eth0/mtu", root, root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "net.ipv4.tcp_rmem = 4096 131072 67108864\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n9000\n"));
+	free(out);
+
+	ck_assert_int_eq(sh(&out, CLI " tune apply persist root %s", root), 0);
+	ck_assert_str_eq(out, "Nothing to change: every knob is as profile throughput "
+			 "recommends.\n");
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune check persist root %s", root), 0);
+	free(out);
+
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nmtu eth0: 9000 -> 1500\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n7 changes reverted\n"));
+	free(out);
+	after = tree_digest(root);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+
+	ck_assert_int_eq(sh(&out, "ls %s/var/lib/sparkperf", root), 0);
+	ck_assert(starts_with(out, "tune-"));
+	ck_assert_ptr_nonnull(strstr(out, "-01.json.reverted\n"));
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 1);
+	ck_assert(starts_with(out, "Error: no snapshot to revert in "));
+	free(out);
+}
+END_TEST
+
+/* Two applies: two snapshots; revert undoes the newer first. */
+START_TEST(test_stacked)
+{
+	char *out;
+
+	ck_assert_int_eq(sh(&out, CLI " tune apply profile latency root %s", root), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune apply root %s", root), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "net.core.rmem_max: 67108864 -> 212992"));
+	ck_assert_ptr_null(strstr(out, "mtu eth0"));	/* the latency apply set it */
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "mtu eth0: 9000 -> 1500"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_refused)
+{
+	char *out, *snap;
+
+	ck_assert_int_eq(sh(&out, CLI " tune apply dev eth0,nosuch root %s", root), 1);
+	ck_assert_str_eq(out, "Error: dev nosuch: no such network device "
+			 "(/sys/class/net/nosuch).\n");
+	free(out);
+	ck_assert_int_eq(sh(&out, "ls -A %s/var 2>/dev/null | wc -l", root), 0);
+	ck_assert_str_eq(out, "0\n");	/* not even a state directory */
+	free(out);
+
+	ck_assert_int_eq(sh(&out, CLI " tune apply root %s", root), 0);
+	free(out);
+	ck_assert_int_eq(sh(&snap, "ls %s/var/lib/sparkperf/tune-*.json | tr -d '\\n'", root), 0);
+	ck_assert_int_eq(sh(&out, "sed -i 's/\"version\": 1/\"version\": 7/' %s", snap), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 1);
+	ck_assert_ptr_nonnull(strstr(out, ": snapshot version 7, this sparkperf-ctl reads "
+				     "version 1.\n"));
+	free(out);
+	ck_assert_int_eq(sh(&out, "sed -i 's/\"version\": 7/\"version\": 1/; "
+			    "s/\"host\": \"[^\"]*\"/\"host\": \"elsewhere\"/' %s", snap), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune revert root %s", root), 1);
+	ck_assert_ptr_nonnull(strstr(out, " was taken on elsewhere, this is "));
+	free(out);
+	free(snap);
+}
+END_TEST
+
+START_TEST(test_usage)
+{
+	static const struct {
+		const char *args;
+		const char *err;
+	} cases[] = {
+		{ "tune apply profile fast", "Invalid profile: 'fast' (throughput or latency)" },
+		{ "tune show dev eth0,a/b", "Invalid netdev name: 'a/b'" },
+		{ "tune check irq 3-1", "Invalid CPU list: '3-1' (e.g. 0-9,12)" },
+		{ "tune apply pfc 3,9", "Invalid PFC priorities: '3,9' (0..7, e.g. 3 or 3,4, "
+					"or none)" },
+		{ "tune apply root /nonexistent", "Invalid root: '/nonexistent' (an existing "
+						  "directory)" },
+		{ "tune revert tune-x.txt", "Invalid snapshot: 'tune-x.txt' (a path, or a "
+					    "tune-*.json name in /var/lib/sparkperf)" },
+		{ "tune apply persist persist", "Duplicate keyword 'persist'" },
+		{ "tune frob", "Unknown command 'frob' for object 'tune'" },
+		{ "check peer", "Missing value for 'peer'" },
+	};
+	char want[256], *out;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(sh(&out, CLI " %s", cases[i].args), 2);
+		snprintf(want, sizeof(want), "%s (see 'sparkperf-ctl %s help')\n", cases[i].err,
+			 strncmp(cases[i].args, "check", 5) ? "tune" : "check");
+		ck_assert_str_eq(out, want);
+		free(out);
+	}
+	ck_assert_int_eq(sh(&out, CLI " tune help"), 0);
+	ck_assert(starts_with(out, "Usage: sparkperf-ctl [ OPTIONS ] tune show "));
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " check --help"), 0);
+	ck_assert(starts_with(out, "Usage: sparkperf-ctl [ OPTIONS ] check [ peer "));
+	free(out);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("tunecli");
+	TCase *tc = tcase_create("tunecli");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_apply_revert);
+	tcase_add_test(tc, test_stacked);
+	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(suite());
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checklist.h"
+#include "model.h"
+
+const char *sp_check_status_str(enum sp_check_status s)
+{
+	static const char *const names[] = {
+		[SP_CHECK_PASS] = "pass",
+		[SP_CHECK_WARN] = "warn",
+		[SP_CHECK_FAIL] = "fail",
+		[SP_CHECK_SKIP] = "skip",
+	};
+
+	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+int sp_check_add(struct sp_checklist *l, enum sp_check_status status, const char *name,
+		 const char *fix, const char *fmt, ...)
+{
+	struct sp_check_item it;
+	va_list ap;
+
+	memset(&it, 0, sizeof(it));
+	it.status = status;
+	snprintf(it.name, sizeof(it.name), "%s", name);
+	snprintf(it.fix, sizeof(it.fix), "%s", fix ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(it.detail, sizeof(it.detail), fmt, ap);
+	va_end(ap);
+	return sp_array_add(&l->items, &l->n, &l->cap, sizeof(it), &it);
+}
+
+size_t sp_check_count(const struct sp_checklist *l, enum sp_check_status s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += l->items[i].status == s;
+	return n;
+}
+
+void sp_checklist_free(struct sp_checklist *l)
+{
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
