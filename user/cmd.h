@@ -25,7 +25,8 @@ struct sp_ctx {
 	X(server, "kernel servers for latency and bandwidth tests: show, start, stop") \
 	X(lat, "latency sessions: show, run (round trip times, percentiles)") \
 	X(bw, "bandwidth sessions: show, run, stop (Gbit/s, one or several links)") \
-	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify")
+	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify") \
+	X(bench, "perftest, iperf3, nccl-tests, LLM benchmarks: run, parse, one JSON document")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

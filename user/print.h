@@ -173,4 +173,16 @@ void sp_print_switch_step(const char *step, const char *detail);
 /* The report of switch apply: JSON only (text had its steps). */
 int sp_print_switch_apply(const struct sp_sw_apply_report *r);
 
+/* ---- bench ---- */
+
+struct sp_bench_doc;
+
+/*
+ * The document of a bench run, or of bench parse: JSON, one object; text,
+ * the commands with how they ended, a line or a table per result, the
+ * counters that moved, the problems and the verdict. A dry run: the command
+ * lines alone (JSON: the document without results).
+ */
+int sp_print_bench(const struct sp_bench_doc *doc);
+
 #endif
