@@ -1480,7 +1480,8 @@ int sp_nccl_judge(const struct sp_nccl *n, int exit_status, size_t hosts,
 		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "below_threshold",
 					   "average bus bandwidth %.4g GB/s under NCCL_TESTS_MIN_BW",
 					   n->avg_busbw_gb_per_s);
-	if (!ret && (n->ib_no_device || !strcmp(n->network, "Socket")))
+	/* one host's ranks talk over NVLink or shared memory: no network at all */
+	if (!ret && hosts != 1 && (n->ib_no_device || !strcmp(n->network, "Socket")))
 		ret = sp_bench_problem_add(v, hosts > 1 ? SP_BENCH_FAIL : SP_BENCH_WARN,
 					   "socket_fallback", "NCCL %s: traffic between hosts goes "
 					   "over TCP sockets, not RDMA",

@@ -273,7 +273,9 @@ struct sp_nccl_summary {
 void sp_nccl_summarize(const struct sp_nccl *n, struct sp_nccl_summary *s);
 
 /*
- * hosts: the hosts the run spanned, 0 to count them in the devices list;
+ * hosts: the hosts the run spanned, 0 to count them in the devices list (a
+ * socket fallback fails a run of several, is a warning when their number is
+ * not known, and nothing on one host);
  * min_busbw_gb_per_s: warn under it at the largest size, 0 for the
  * topology's (two hosts of one rank each: two Sparks), < 0 for none.
  */

@@ -686,6 +686,7 @@ START_TEST(test_nccl_json)
 	ck_assert_str_eq(text.network, "Socket");
 	ck_assert(text.ib_no_device);
 	ck_assert_uint_eq(text.n_devs, 2);
+	ck_assert_int_eq(nc_judged(&text, 0, 0, 0, ""), SP_BENCH_OK);
 	sp_nccl_free(&text);
 	sp_nccl_free(&n);
 
@@ -751,6 +752,7 @@ END_TEST
 /* Two Sparks (NVIDIA's threshold: 21.875 GB/s busbw, 175 Gbit/s). */
 START_TEST(test_nccl_two_sparks)
 {
+	struct sp_bench_verdict v = { 0 };
 	struct sp_nccl_summary s;
 	struct sp_nccl n;
 	int ex;
@@ -787,6 +789,13 @@ START_TEST(test_nccl_two_sparks)
 	ck_assert(n.ib_no_device);
 	ck_assert_str_eq(n.network, "Socket");
 	ck_assert_int_eq(nc_judged(&n, ex, 2, 0, "no_result socket_fallback"), SP_BENCH_FAIL);
+	/* how many hosts is not said (no device list): a warning */
+	ck_assert_int_eq(sp_nccl_judge(&n, ex, 0, 0, &v), 0);
+	ck_assert_str_eq(codes(&v), "no_result socket_fallback");
+	ck_assert_int_eq(v.problems[1].level, SP_BENCH_WARN);
+	ck_assert_str_eq(v.problems[1].message, "NCCL found no IB device: traffic between hosts "
+			 "goes over TCP sockets, not RDMA");
+	sp_bench_verdict_free(&v);
 	sp_nccl_free(&n);
 
 	nccl("nccl-tests/nccl_debug_info_dgxspark_netib_excerpt.txt", &n, &ex);
@@ -810,7 +819,7 @@ START_TEST(test_nccl_debug_info_single_host)
 	struct sp_nccl n;
 	int ex;
 
-	/* one host: its socket fallback is a warning (NVLink carries the data) */
+	/* one host: NCCL found no network, and needs none (NVLink carries the data) */
 	nccl("nccl-tests/sendrecv_perf_nccl_debug_info.txt", &n, &ex);
 	ck_assert_uint_eq(n.n_rows, 3);
 	half(&n.rows[1].out_of_place, 21.33, 98.32, 98.32, true, 0);
@@ -819,7 +828,8 @@ START_TEST(test_nccl_debug_info_single_host)
 	ck_assert(n.ib_no_device);
 	ck_assert_str_eq(n.network, "Socket");
 	ck_assert_ptr_null(n.ib_devices);	/* "NET/IB : Using [RO]": none */
-	ck_assert_int_eq(nc_judged(&n, ex, 0, 0, "socket_fallback"), SP_BENCH_WARN);
+	ck_assert_int_eq(nc_judged(&n, ex, 0, 0, ""), SP_BENCH_OK);
+	ck_assert_int_eq(nc_judged(&n, ex, 2, 0, "socket_fallback"), SP_BENCH_FAIL);
 	sp_nccl_free(&n);
 }
 END_TEST
