@@ -158,6 +158,26 @@ static int parse_words(const char *what, const char *s, struct sp_list *out, siz
 	return SP_EXIT_OK;
 }
 
+/* "peer ADDR[,ADDR...]", which perftest and iperf3 require. */
+static int parse_peers(const char *bench, const char *peer, struct sp_list *peers)
+{
+	if (!peer)
+		return sp_usage_error("bench", "bench %s: missing 'peer ADDR[,ADDR...]'", bench);
+	return parse_words("peer address list", peer, peers, BENCH_PEERS_MAX);
+}
+
+/* "server none|local|ssh" and "ssh HOST". */
+static int parse_server(const char *bench, const char *server, const char *ssh_host,
+			enum sp_bench_server *out)
+{
+	if (server && sp_bench_server_parse(server, out))
+		return sp_usage_error("bench", "bench %s: invalid server '%s' (none, local, ssh)",
+				      bench, server);
+	if (ssh_host && !word_ok(ssh_host))
+		return sp_usage_error("bench", "bench %s: invalid ssh host '%s'", bench, ssh_host);
+	return SP_EXIT_OK;
+}
+
 /* ---- what is traced -------------------------------------------------------------- */
 
 struct devices {
@@ -494,10 +514,8 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 
 	(void)ctx;
 	rc = parse_kv("perftest", argc, argv, kv, ARRAY_SIZE(kv));
-	if (!rc && !peer)
-		rc = sp_usage_error("bench", "bench perftest: missing 'peer ADDR[,ADDR...]'");
 	if (!rc)
-		rc = parse_words("peer address list", peer, &peers, BENCH_PEERS_MAX);
+		rc = parse_peers("perftest", peer, &peers);
 	if (!rc && dev)
 		rc = parse_words("device list", dev, &devs, BENCH_PEERS_MAX);
 	if (!rc && peer_dev)
@@ -506,14 +524,11 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 		rc = sp_usage_error("bench", "bench perftest: give one device per peer address");
 	if (!rc && test && sp_perftest_test_parse(test, &o.test))
 		rc = sp_usage_error("bench", "bench perftest: invalid test '%s'", test);
-	if (!rc && server && sp_bench_server_parse(server, &o.server))
-		rc = sp_usage_error("bench", "bench perftest: invalid server '%s' (none, local, "
-				    "ssh)", server);
+	if (!rc)
+		rc = parse_server("perftest", server, o.ssh_host, &o.server);
 	if (!rc && o.iters && o.duration_s)
 		rc = sp_usage_error("bench", "bench perftest: 'iters' and 'duration' cannot be "
 				    "used together");
-	if (!rc && o.ssh_host && !word_ok(o.ssh_host))
-		rc = sp_usage_error("bench", "bench perftest: invalid ssh host '%s'", o.ssh_host);
 	if (!rc)
 		rc = prepare(&b);
 	if (rc)
@@ -571,10 +586,8 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 
 	(void)ctx;
 	rc = parse_kv("iperf3", argc, argv, kv, ARRAY_SIZE(kv));
-	if (!rc && !peer)
-		rc = sp_usage_error("bench", "bench iperf3: missing 'peer ADDR[,ADDR...]'");
 	if (!rc)
-		rc = parse_words("peer address list", peer, &peers, BENCH_PEERS_MAX);
+		rc = parse_peers("iperf3", peer, &peers);
 	if (!rc && cpus) {
 		ret = sp_bench_cpus_parse(cpus, ncpus > 0 ? (unsigned int)ncpus : 1, peers.n, sets);
 		if (ret)
@@ -583,11 +596,8 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 					    "one list per peer address, '/' between them");
 		o.cpus = sets;
 	}
-	if (!rc && server && sp_bench_server_parse(server, &o.server))
-		rc = sp_usage_error("bench", "bench iperf3: invalid server '%s' (none, local, ssh)",
-				    server);
-	if (!rc && o.ssh_host && !word_ok(o.ssh_host))
-		rc = sp_usage_error("bench", "bench iperf3: invalid ssh host '%s'", o.ssh_host);
+	if (!rc)
+		rc = parse_server("iperf3", server, o.ssh_host, &o.server);
 	if (!rc)
 		rc = prepare(&b);
 	if (rc)

@@ -270,23 +270,35 @@ char *sp_bench_cmdline(const struct sp_bench_cmd *c)
 
 /* ---- servers --------------------------------------------------------------------- */
 
-int sp_bench_server_parse(const char *s, enum sp_bench_server *out)
+/* The index of s in names[n], or -EINVAL. */
+static int name_index(const char *const *names, size_t n, const char *s)
 {
-	static const char *const names[] = { "none", "local", "ssh" };
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(s, names[i])) {
-			*out = (enum sp_bench_server)i;
-			return 0;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return (int)i;
 	return -EINVAL;
+}
+
+static const char *const server_names[] = {
+	[SP_BENCH_SERVER_NONE] = "none", [SP_BENCH_SERVER_LOCAL] = "local",
+	[SP_BENCH_SERVER_SSH] = "ssh",
+};
+
+int sp_bench_server_parse(const char *s, enum sp_bench_server *out)
+{
+	int i = name_index(server_names, ARRAY_SIZE(server_names), s);
+
+	if (i < 0)
+		return i;
+	*out = (enum sp_bench_server)i;
+	return 0;
 }
 
 const char *sp_bench_server_str(enum sp_bench_server s)
 {
-	return s == SP_BENCH_SERVER_LOCAL ? "local" : s == SP_BENCH_SERVER_SSH ? "ssh" : "none";
+	return server_names[s];
 }
 
 /*
@@ -523,15 +535,12 @@ static const char *const nccl_tests[] = {
 
 int sp_nccl_test_parse(const char *s, enum sp_nccl_test *out)
 {
-	size_t i;
+	int i = name_index(nccl_tests, ARRAY_SIZE(nccl_tests), s);
 
-	for (i = 0; i < ARRAY_SIZE(nccl_tests); i++) {
-		if (!strcmp(s, nccl_tests[i])) {
-			*out = (enum sp_nccl_test)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*out = (enum sp_nccl_test)i;
+	return 0;
 }
 
 const char *sp_nccl_test_str(enum sp_nccl_test t)
@@ -765,6 +774,15 @@ static void opt(struct builder *b, const char *key, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The synthetic workload of the guide's clients: random prompts of ISL tokens, OSL out. */
+static void random_dataset(struct builder *b, const struct llm_ctx *x)
+{
+	opt(b, "--dataset-name", "random");
+	opt(b, "--num-prompts", "%u", x->prompts);
+	opt(b, "--random-input-len", "%u", x->isl);
+	opt(b, "--random-output-len", "%u", x->osl);
+}
+
 static void vllm_serve(struct builder *b, const struct llm_ctx *x)
 {
 	llm_step(b, x, SP_BENCH_VLLM, "vllm-bench-serve");
@@ -774,10 +792,7 @@ static void vllm_serve(struct builder *b, const struct llm_ctx *x)
 	opt(b, "--base-url", "%s", x->o->url ? x->o->url : "http://127.0.0.1:8000");
 	opt(b, "--endpoint", "/v1/completions");
 	opt(b, "--model", "%s", x->o->model);
-	opt(b, "--dataset-name", "random");
-	opt(b, "--num-prompts", "%u", x->prompts);
-	opt(b, "--random-input-len", "%u", x->isl);
-	opt(b, "--random-output-len", "%u", x->osl);
+	random_dataset(b, x);
 	opt(b, "--percentile-metrics", "ttft,tpot,itl,e2el");
 	opt(b, "--max-concurrency", "%u", x->conc);
 	opt(b, "--request-rate", "inf");
@@ -848,10 +863,7 @@ static void sglang_serve(struct builder *b, const struct llm_ctx *x)
 		opt(b, "--port", "30000");
 	}
 	opt(b, "--model", "%s", x->o->model);
-	opt(b, "--dataset-name", "random");
-	opt(b, "--num-prompts", "%u", x->prompts);
-	opt(b, "--random-input-len", "%u", x->isl);
-	opt(b, "--random-output-len", "%u", x->osl);
+	random_dataset(b, x);
 	opt(b, "--max-concurrency", "%u", x->conc);
 	opt(b, "--output-file", "%s/sglang-serve.jsonl", x->dir);
 	field(b, &b->c->json_name, "sglang-serve.jsonl");
@@ -864,10 +876,7 @@ static void sglang_offline(struct builder *b, const struct llm_ctx *x)
 	arg(b, "-m");
 	arg(b, "sglang.bench_offline_throughput");
 	opt(b, "--model-path", "%s", x->o->model);
-	opt(b, "--dataset-name", "random");
-	opt(b, "--num-prompts", "%u", x->prompts);
-	opt(b, "--random-input-len", "%u", x->isl);
-	opt(b, "--random-output-len", "%u", x->osl);
+	random_dataset(b, x);
 	opt(b, "--result-filename", "%s/sglang-offline.jsonl", x->dir);
 	field(b, &b->c->json_name, "sglang-offline.jsonl");
 }

@@ -673,6 +673,12 @@ static bool jnum(json_object *obj, const char *key, double *out)
 	return true;
 }
 
+/* The length of an array (0: missing, or not an array). */
+static size_t jarray_len(json_object *arr)
+{
+	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+}
+
 static uint64_t jnum_u64(json_object *obj, const char *key)
 {
 	double v = 0;
@@ -727,8 +733,7 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 	if ((s = jstr(doc, "error")) && !(r->error = strdup(s)))
 		ret = -ENOMEM;
 	streams = jget(end, "streams");
-	n = streams && json_object_is_type(streams, json_type_array) ?
-	    json_object_array_length(streams) : 0;
+	n = jarray_len(streams);
 	for (i = 0; !ret && i < n; i++) {
 		json_object *st = json_object_array_get_idx(streams, i);
 		struct sp_iperf3_stream *x;
@@ -1193,8 +1198,7 @@ static void nccl_json_half(json_object *o, struct sp_nccl_half *h)
 
 static int nccl_json_rows(struct sp_nccl *n, json_object *results)
 {
-	size_t i, k = results && json_object_is_type(results, json_type_array) ?
-		      json_object_array_length(results) : 0;
+	size_t i, k = jarray_len(results);
 
 	for (i = 0; i < k; i++) {
 		json_object *r = json_object_array_get_idx(results, i);
@@ -1227,8 +1231,7 @@ static int nccl_json_rows(struct sp_nccl *n, json_object *results)
 
 static int nccl_json_devs(struct sp_nccl *n, json_object *devs)
 {
-	size_t i, k = devs && json_object_is_type(devs, json_type_array) ?
-		      json_object_array_length(devs) : 0;
+	size_t i, k = jarray_len(devs);
 
 	for (i = 0; i < k; i++) {
 		json_object *o = json_object_array_get_idx(devs, i);
@@ -1266,8 +1269,7 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 	n->json_version = jnum(doc, "version", &v) ? (int)v : 0;
 	n->nccl_version = (uint32_t)jnum_u64(doc, "nccl_version");
 	args = jget(doc, "args");
-	if (args && json_object_is_type(args, json_type_array) && json_object_array_length(args) &&
-	    (s = json_object_get_string(json_object_array_get_idx(args, 0)))) {
+	if (jarray_len(args) && (s = json_object_get_string(json_object_array_get_idx(args, 0)))) {
 		const char *base = strrchr(s, '/');
 
 		copy_str(n->collective, sizeof(n->collective), base ? base + 1 : s);
@@ -1291,7 +1293,7 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 		n->avg_busbw_check = !s || !strcmp(s, "unchecked") ? 0 : !strcmp(s, "true") ? 1 : -1;
 	}
 	errs = jget(doc, "errors");
-	k = errs && json_object_is_type(errs, json_type_array) ? json_object_array_length(errs) : 0;
+	k = jarray_len(errs);
 	for (i = 0; !ret && i < k; i++) {
 		s = json_object_get_string(json_object_array_get_idx(errs, i));
 		if (s && *s)
@@ -1702,7 +1704,7 @@ static int llama(struct sp_llm *l, const char *text)
 	l->kind = "llama-bench";
 	if (doc) {
 		/* -o json: an array (left unterminated when llama-bench dies: then nothing) */
-		for (i = 0; !ret && i < json_object_array_length(doc); i++)
+		for (i = 0; !ret && i < jarray_len(doc); i++)
 			ret = llama_test(l, json_object_array_get_idx(doc, i));
 		json_object_put(doc);
 		return ret;

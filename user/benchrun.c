@@ -365,12 +365,15 @@ static int run_pairs(struct sp_bench_cmds *cmds, const struct sp_bench_run_cfg *
 	if (ok && !interrupted(cfg)) {
 		struct live *cl = l + n_srv;
 
-		ok = start_role(cmds, SP_BENCH_ROLE_CLIENT, cfg, cl, &n_cli, v);
-		why = wait_all(cfg, cl, n_cli, ok ? sp_run_now_ms() + cfg->timeout_ms : 0);
-		if (!ok || why != ENDED)
-			stop(cfg, cl, n_cli, why == DEADLINE);
-		if (ok)
+		/* one that could not start: the others' results would not be the run's */
+		if (!start_role(cmds, SP_BENCH_ROLE_CLIENT, cfg, cl, &n_cli, v)) {
+			stop(cfg, cl, n_cli, false);
+		} else {
+			why = wait_all(cfg, cl, n_cli, sp_run_now_ms() + cfg->timeout_ms);
+			if (why != ENDED)
+				stop(cfg, cl, n_cli, why == DEADLINE);
 			ret = report_stop(why, cl, n_cli, cfg->timeout_ms, v);
+		}
 	}
 	if (interrupted(cfg) && why == ENDED)
 		ret = report_stop(SIGNALLED, l, 0, 0, v);

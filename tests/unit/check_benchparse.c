@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "benchparse.h"
+#include "testutil.h"
 
 #define FIXTURES "../fixtures"
 #define TOL 1e-9
@@ -39,19 +40,6 @@ static char *load(const char *name)
 	return buf;
 }
 
-/* The verdict's problem codes, in order, ' '-separated: "exit_status no_result". */
-static char *codes(const struct sp_bench_verdict *v)
-{
-	static char buf[512];
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < v->n; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
-					v->problems[i].code);
-	return buf;
-}
-
 /* ---- perftest ---------------------------------------------------------------- */
 
 static void perftest(const char *name, enum sp_perftest_unit json_unit, struct sp_perftest *p,
@@ -71,9 +59,38 @@ static void pt_judged(const struct sp_perftest *p, int exit_status, enum sp_benc
 	struct sp_bench_verdict v = { 0 };
 
 	ck_assert_int_eq(sp_perftest_judge(p, exit_status, &v), 0);
-	ck_assert_str_eq(codes(&v), want);
+	ck_assert_str_eq(bench_codes(&v), want);
 	ck_assert_int_eq(v.level, level);
 	sp_bench_verdict_free(&v);
+}
+
+/* BW row i, every column as printed. */
+static void bw_row(const struct sp_perftest *p, size_t i, uint64_t bytes, uint64_t iters,
+		   double peak, double average, double mpps)
+{
+	ck_assert_uint_lt(i, p->n_bw);
+	ck_assert_uint_eq(p->bw[i].bytes, bytes);
+	ck_assert_uint_eq(p->bw[i].iterations, iters);
+	ck_assert_double_eq_tol(p->bw[i].peak, peak, TOL);
+	ck_assert_double_eq_tol(p->bw[i].average, average, TOL);
+	ck_assert_double_eq_tol(p->bw[i].msg_rate_mpps, mpps, TOL);
+}
+
+/* The one latency row, every column as printed (usec). */
+static void lat_row(const struct sp_perftest *p, uint64_t bytes, uint64_t iters, double min,
+		    double max, double typical, double avg, double stdev, double p99, double p999)
+{
+	ck_assert_uint_eq(p->n_lat, 1);
+	ck_assert(p->lat[0].full);
+	ck_assert_uint_eq(p->lat[0].bytes, bytes);
+	ck_assert_uint_eq(p->lat[0].iterations, iters);
+	ck_assert_double_eq_tol(p->lat[0].t_min_us, min, TOL);
+	ck_assert_double_eq_tol(p->lat[0].t_max_us, max, TOL);
+	ck_assert_double_eq_tol(p->lat[0].t_typical_us, typical, TOL);
+	ck_assert_double_eq_tol(p->lat[0].t_avg_us, avg, TOL);
+	ck_assert_double_eq_tol(p->lat[0].t_stdev_us, stdev, TOL);
+	ck_assert_double_eq_tol(p->lat[0].p99_us, p99, TOL);
+	ck_assert_double_eq_tol(p->lat[0].p99_9_us, p999, TOL);
 }
 
 START_TEST(test_perftest_mb_sec_is_mib)
@@ -92,11 +109,7 @@ START_TEST(test_perftest_mb_sec_is_mib)
 	ck_assert_int_eq(p.kind, SP_PERFTEST_BW);
 	ck_assert_int_eq(p.unit, SP_PERFTEST_UNIT_MIB);
 	ck_assert_uint_eq(p.n_bw, 1);
-	ck_assert_uint_eq(p.bw[0].bytes, 65536);
-	ck_assert_uint_eq(p.bw[0].iterations, 2000);
-	ck_assert_double_eq_tol(p.bw[0].peak, 55.30, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 54.84, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000877, TOL);
+	bw_row(&p, 0, 65536, 2000, 55.30, 54.84, 0.000877);
 	ck_assert_double_eq_tol(sp_perftest_gbit_per_s(p.unit, p.bw[0].average),
 				54.84 * 1048576 * 8 / 1e9, TOL);
 	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps * 1e6 * 65536 / 1048576, 54.81, 0.01);
@@ -113,9 +126,7 @@ START_TEST(test_perftest_mb_sec_is_mib)
 	perftest("perftest/ib_send_bw.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_str_eq(p.test, "Send BW Test");
 	ck_assert_int_eq(p.unit, SP_PERFTEST_UNIT_MIB);
-	ck_assert_double_eq_tol(p.bw[0].peak, 54.11, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 50.44, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000807, TOL);
+	bw_row(&p, 0, 65536, 2000, 54.11, 50.44, 0.000807);
 	sp_perftest_free(&p);
 }
 END_TEST
@@ -131,10 +142,7 @@ START_TEST(test_perftest_gbits)
 	ck_assert_int_eq(ex, 0);
 	ck_assert_int_eq(p.unit, SP_PERFTEST_UNIT_GBIT);
 	ck_assert(!p.server_side);
-	ck_assert_uint_eq(p.bw[0].iterations, 1600);
-	ck_assert_double_eq_tol(p.bw[0].peak, 0.00, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.42, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000799, TOL);
+	bw_row(&p, 0, 65536, 1600, 0.00, 0.42, 0.000799);
 	ck_assert(sp_perftest_bw_average(&p, &bytes, &avg));
 	ck_assert_uint_eq(bytes, 65536);
 	ck_assert_double_eq_tol(sp_perftest_gbit_per_s(p.unit, avg), 0.42, TOL);
@@ -144,24 +152,17 @@ START_TEST(test_perftest_gbits)
 	perftest("perftest/ib_write_bw_gbits.server.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_int_eq(ex, SP_BENCH_EXIT_UNKNOWN);
 	ck_assert(p.server_side);
-	ck_assert_uint_eq(p.bw[0].iterations, 1600);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.42, TOL);
+	bw_row(&p, 0, 65536, 1600, 0.00, 0.42, 0.000799);
 	pt_judged(&p, ex, SP_BENCH_OK, "");
 	sp_perftest_free(&p);
 
 	perftest("perftest/ib_write_bw_json.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
-	ck_assert_uint_eq(p.bw[0].iterations, 2000);
-	ck_assert_double_eq_tol(p.bw[0].peak, 0.46, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.42, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000806, TOL);
+	bw_row(&p, 0, 65536, 2000, 0.46, 0.42, 0.000806);
 	sp_perftest_free(&p);
 
 	perftest("perftest/ib_write_bw_q4.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_uint_eq(p.qps, 4);
-	ck_assert_uint_eq(p.bw[0].iterations, 8000);
-	ck_assert_double_eq_tol(p.bw[0].peak, 0.42, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.40, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000768, TOL);
+	bw_row(&p, 0, 65536, 8000, 0.42, 0.40, 0.000768);
 	sp_perftest_free(&p);
 
 	perftest("perftest/perftest_ib_write_bw_postlist_gbits_issue273.txt",
@@ -169,10 +170,7 @@ START_TEST(test_perftest_gbits)
 	ck_assert_str_eq(p.test, "RDMA_Write Post List BW Test");
 	ck_assert_str_eq(p.device, "ib0");
 	ck_assert_uint_eq(p.mtu, 4096);
-	ck_assert_uint_eq(p.bw[0].bytes, 8);
-	ck_assert_uint_eq(p.bw[0].iterations, 224958464);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.48, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 7.498617, TOL);
+	bw_row(&p, 0, 8, 224958464, 0.00, 0.48, 7.498617);
 	sp_perftest_free(&p);
 }
 END_TEST
@@ -193,11 +191,7 @@ START_TEST(test_perftest_not_quite_json)
 	ck_assert_int_eq(p.kind, SP_PERFTEST_BW);
 	ck_assert_int_eq(p.unit, SP_PERFTEST_UNIT_GBIT);
 	ck_assert_uint_eq(p.n_bw, 1);
-	ck_assert_uint_eq(p.bw[0].bytes, 65536);
-	ck_assert_uint_eq(p.bw[0].iterations, 2000);
-	ck_assert_double_eq_tol(p.bw[0].peak, 0.46, TOL);
-	ck_assert_double_eq_tol(p.bw[0].average, 0.42, TOL);
-	ck_assert_double_eq_tol(p.bw[0].msg_rate_mpps, 0.000806, TOL);
+	bw_row(&p, 0, 65536, 2000, 0.46, 0.42, 0.000806);
 	pt_judged(&p, ex, SP_BENCH_OK, "");
 	sp_perftest_free(&p);
 
@@ -210,16 +204,13 @@ START_TEST(test_perftest_not_quite_json)
 	ck_assert_int_eq(sp_perftest_parse("{\n\"test_info\": {\n\"test\": \"RDMA_Write_Latency_Test\",\n"
 					   "\"Device\": \"rocep1s0f1\",\n},\n\"results\": {\n"
 					   "\"MsgSize\": 2,\n\"n_iterations\": 1000,\n"
-					   "\"t_min\": 1.42,\n\"t_avg\": 1.47,\n"
-					   "\"percentile_99.9\": 1.93\n}\n}\n",
+					   "\"t_min\": 1.42,\n\"t_max\": 1.93,\n\"t_typical\": 1.47,\n"
+					   "\"t_avg\": 1.47,\n\"t_stdev\": 0.00,\n"
+					   "\"percentile_99\": 1.57,\n\"percentile_99.9\": 1.93\n}\n}\n",
 					   SP_PERFTEST_UNIT_UNKNOWN, &p), 0);
 	ck_assert_int_eq(p.kind, SP_PERFTEST_LAT);
 	ck_assert_str_eq(p.device, "rocep1s0f1");
-	ck_assert_uint_eq(p.n_lat, 1);
-	ck_assert(p.lat[0].full);
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 1.42, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_avg_us, 1.47, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_9_us, 1.93, TOL);
+	lat_row(&p, 2, 1000, 1.42, 1.93, 1.47, 1.47, 0.00, 1.57, 1.93);
 	sp_perftest_free(&p);
 }
 END_TEST
@@ -233,36 +224,21 @@ START_TEST(test_perftest_latency)
 	ck_assert_int_eq(ex, 0);
 	ck_assert_str_eq(p.test, "RDMA_Write Latency Test");
 	ck_assert_int_eq(p.kind, SP_PERFTEST_LAT);
-	ck_assert_uint_eq(p.n_lat, 1);
-	ck_assert(p.lat[0].full);
-	ck_assert_uint_eq(p.lat[0].bytes, 2);
-	ck_assert_uint_eq(p.lat[0].iterations, 1000);
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 11.71, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_max_us, 9979.38, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_typical_us, 1998.39, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_avg_us, 1813.09, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_stdev_us, 1417.33, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_us, 6408.35, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_9_us, 9979.38, TOL);
+	lat_row(&p, 2, 1000, 11.71, 9979.38, 1998.39, 1813.09, 1417.33, 6408.35, 9979.38);
 	ck_assert(sp_perftest_lat_one_way(&p));
 	pt_judged(&p, ex, SP_BENCH_OK, "");
 	sp_perftest_free(&p);
 
 	perftest("perftest/ib_write_lat.server.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert(p.server_side);
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 11.84, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_max_us, 10265.82, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_stdev_us, 1461.76, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_9_us, 10265.82, TOL);
+	lat_row(&p, 2, 1000, 11.84, 10265.82, 1997.24, 1817.06, 1461.76, 6758.67, 10265.82);
 	sp_perftest_free(&p);
 
 	/* read: the whole round trip; a warning before the banner */
 	perftest("perftest/ib_read_lat.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_str_eq(p.test, "RDMA_Read Latency Test");
 	ck_assert(!sp_perftest_lat_one_way(&p));
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 27.38, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_typical_us, 27.86, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_us, 117.47, TOL);
+	lat_row(&p, 2, 1000, 27.38, 330.55, 27.86, 31.87, 19.23, 117.47, 330.55);
 	ck_assert_uint_eq(p.warnings.n, 1);
 	ck_assert_str_eq(p.warnings.v[0],
 			 "Device not recognized to implement inline feature. Disabling it");
@@ -272,20 +248,14 @@ START_TEST(test_perftest_latency)
 	perftest("perftest/ib_send_lat.txt", SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_str_eq(p.test, "Send Latency Test");
 	ck_assert(sp_perftest_lat_one_way(&p));
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 12.33, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_avg_us, 14.88, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_max_us, 314.44, TOL);
+	lat_row(&p, 2, 1000, 12.33, 314.44, 13.04, 14.88, 13.91, 72.05, 314.44);
 	sp_perftest_free(&p);
 
 	perftest("perftest/perftest_ib_write_lat_rdmacm_dgxspark_eugr.txt",
 		 SP_PERFTEST_UNIT_UNKNOWN, &p, &ex);
 	ck_assert_str_eq(p.device, "rocep1s0f1");
 	ck_assert_str_eq(p.link_type, "IB");
-	ck_assert_double_eq_tol(p.lat[0].t_min_us, 1.42, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_typical_us, 1.47, TOL);
-	ck_assert_double_eq_tol(p.lat[0].t_stdev_us, 0.00, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_us, 1.57, TOL);
-	ck_assert_double_eq_tol(p.lat[0].p99_9_us, 1.93, TOL);
+	lat_row(&p, 2, 1000, 1.42, 1.93, 1.47, 1.47, 0.00, 1.57, 1.93);
 	sp_perftest_free(&p);
 
 	/* duration mode: average and transactions per second only */
@@ -313,9 +283,8 @@ START_TEST(test_perftest_run_infinitely)
 	ck_assert_str_eq(a.device, "rocep1s0f0");
 	ck_assert_int_eq(a.unit, SP_PERFTEST_UNIT_GBIT);
 	ck_assert_uint_eq(a.n_bw, 5);
-	ck_assert_uint_eq(a.bw[0].iterations, 882805);
-	ck_assert_double_eq_tol(a.bw[3].average, 92.56, TOL);
-	ck_assert_double_eq_tol(a.bw[4].msg_rate_mpps, 0.176555, TOL);
+	bw_row(&a, 0, 65536, 882805, 0.00, 92.57, 0.176554);
+	bw_row(&a, 3, 65536, 882791, 0.00, 92.56, 0.176552);
 	ck_assert_uint_eq(a.warnings.n, 1);
 	ck_assert_str_eq(a.warnings.v[0], "WARNING: BW peak won't be measured in this run.");
 	ck_assert(sp_perftest_bw_average(&a, &bytes, &avg_a));
@@ -327,7 +296,7 @@ START_TEST(test_perftest_run_infinitely)
 		 SP_PERFTEST_UNIT_UNKNOWN, &b, &ex);
 	ck_assert_str_eq(b.device, "roceP2p1s0f0");
 	ck_assert_uint_eq(b.n_bw, 6);
-	ck_assert_double_eq_tol(b.bw[4].average, 97.29, TOL);
+	bw_row(&b, 4, 65536, 927804, 0.00, 97.29, 0.185557);
 	ck_assert(sp_perftest_bw_average(&b, &bytes, &avg_b));
 	ck_assert_double_eq_tol(avg_b, (97.28 * 5 + 97.29) / 6, TOL);
 	/* the guide: "Total throughput = 92.57 + 97.28 = 189.85 Gbps" */
@@ -350,11 +319,9 @@ START_TEST(test_perftest_interleaved_warnings)
 	ck_assert_int_eq(p.kind, SP_PERFTEST_BW);
 	ck_assert_int_eq(p.unit, SP_PERFTEST_UNIT_UNKNOWN);
 	ck_assert_uint_eq(p.n_bw, 3);
-	ck_assert_uint_eq(p.bw[0].bytes, 524288);
-	ck_assert_double_eq_tol(p.bw[0].peak, 23300.41, TOL);
-	ck_assert_uint_eq(p.bw[1].bytes, 1048576);
-	ck_assert_double_eq_tol(p.bw[1].average, 23296.34, TOL);
-	ck_assert_double_eq_tol(p.bw[2].msg_rate_mpps, 0.011662, TOL);
+	bw_row(&p, 0, 524288, 5000, 23300.41, 23300.33, 0.046601);
+	bw_row(&p, 1, 1048576, 5000, 23296.58, 23296.34, 0.023296);
+	bw_row(&p, 2, 2097152, 5000, 23328.86, 23324.61, 0.011662);
 	ck_assert_uint_eq(p.warnings.n, 2);
 	ck_assert_str_eq(p.warnings.v[1], "Conflicting CPU frequency values detected: "
 			 "3393.692000 != 1500.000000. CPU Frequency is not max.");
@@ -441,7 +408,7 @@ static void ip_judged(const struct sp_iperf3 *r, int exit_status, const char *wa
 	struct sp_bench_verdict v = { 0 };
 
 	ck_assert_int_eq(sp_iperf3_judge(r, exit_status, &v), 0);
-	ck_assert_str_eq(codes(&v), want);
+	ck_assert_str_eq(bench_codes(&v), want);
 	if (v.n)
 		ck_assert_int_eq(v.level, SP_BENCH_FAIL);
 	sp_bench_verdict_free(&v);
@@ -498,7 +465,7 @@ START_TEST(test_iperf3_error_exit_0)
 	ck_assert_str_eq(r.error, "unable to connect to server: Connection refused");
 	ck_assert(!r.sum_sent.has && !r.sum_received.has);
 	ck_assert_int_eq(sp_iperf3_judge(&r, 0, &v), 0);
-	ck_assert_str_eq(codes(&v), "iperf3_error");
+	ck_assert_str_eq(bench_codes(&v), "iperf3_error");
 	ck_assert_str_eq(v.problems[0].message, "unable to connect to server: Connection refused "
 			 "(although iperf3 exited 0)");
 	sp_bench_verdict_free(&v);
@@ -578,7 +545,7 @@ static enum sp_bench_level nc_judged(const struct sp_nccl *n, int exit_status, s
 	enum sp_bench_level level;
 
 	ck_assert_int_eq(sp_nccl_judge(n, exit_status, hosts, min, &v), 0);
-	ck_assert_str_eq(codes(&v), want);
+	ck_assert_str_eq(bench_codes(&v), want);
 	level = v.level;
 	sp_bench_verdict_free(&v);
 	return level;
@@ -791,7 +758,7 @@ START_TEST(test_nccl_two_sparks)
 	ck_assert_int_eq(nc_judged(&n, ex, 2, 0, "no_result socket_fallback"), SP_BENCH_FAIL);
 	/* how many hosts is not said (no device list): a warning */
 	ck_assert_int_eq(sp_nccl_judge(&n, ex, 0, 0, &v), 0);
-	ck_assert_str_eq(codes(&v), "no_result socket_fallback");
+	ck_assert_str_eq(bench_codes(&v), "no_result socket_fallback");
 	ck_assert_int_eq(v.problems[1].level, SP_BENCH_WARN);
 	ck_assert_str_eq(v.problems[1].message, "NCCL found no IB device: traffic between hosts "
 			 "goes over TCP sockets, not RDMA");
@@ -848,7 +815,7 @@ START_TEST(test_nccl_failures)
 	ck_assert_str_eq(n.sigs[0].line, "Invalid number of GPUs: 4 requested but only 2 were found.");
 	ck_assert_str_eq(n.sigs[1].line, ".. vm pid 1400: Test failure common.cu:1454");
 	ck_assert_int_eq(sp_nccl_judge(&n, ex, 0, 0, &v), 0);
-	ck_assert_str_eq(codes(&v), "exit_status invalid_gpus test_failure no_result");
+	ck_assert_str_eq(bench_codes(&v), "exit_status invalid_gpus test_failure no_result");
 	ck_assert_str_eq(v.problems[0].message, "exited with status 5: not implemented, or too few "
 			 "GPUs");
 	sp_bench_verdict_free(&v);
@@ -882,7 +849,7 @@ START_TEST(test_nccl_failures)
 	ck_assert_str_eq(n.sigs[1].line, "HCA-14: Test NCCL failure common.cu:1204 'unhandled cuda "
 			 "error (run with NCCL_DEBUG=INFO for details) / '");
 	ck_assert_int_eq(sp_nccl_judge(&n, ex, 0, 0, &v), 0);
-	ck_assert_str_eq(codes(&v), "test_failure nccl_failure rank_exit no_result");
+	ck_assert_str_eq(bench_codes(&v), "test_failure nccl_failure rank_exit no_result");
 	ck_assert_str_eq(v.problems[2].message, "a rank exited with status 3 (mpirun detected that "
 			 "one or more processes exited with non-zero status, thus causing)");
 	sp_bench_verdict_free(&v);
@@ -988,7 +955,7 @@ static const char *llm_judged(const struct sp_llm *l, int exit_status)
 	static char buf[256];
 
 	ck_assert_int_eq(sp_llm_judge(l, exit_status, &v), 0);
-	snprintf(buf, sizeof(buf), "%s%s%s", codes(&v), v.n ? ": " : "",
+	snprintf(buf, sizeof(buf), "%s%s%s", bench_codes(&v), v.n ? ": " : "",
 		 v.n ? v.problems[0].message : "");
 	sp_bench_verdict_free(&v);
 	return buf;

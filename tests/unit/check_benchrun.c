@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "benchrun.h"
+#include "testutil.h"
 
 #define FIXTURES "../fixtures"
 
@@ -66,18 +67,6 @@ static struct sp_bench_cmd *add(struct sp_bench_cmds *c, enum sp_bench_role role
 	return x;
 }
 
-static char *codes(const struct sp_bench_verdict *v)
-{
-	static char buf[256];
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < v->n; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
-					v->problems[i].code);
-	return buf;
-}
-
 static void run(struct sp_bench_cmds *c, int64_t timeout_ms, struct sp_bench_verdict *v)
 {
 	struct sp_bench_run_cfg cfg = { .dir = tmpdir, .timeout_ms = timeout_ms };
@@ -98,7 +87,7 @@ START_TEST(test_steps)
 	add(&c, SP_BENCH_ROLE_STEP, "false", "false", NULL);
 	add(&c, SP_BENCH_ROLE_STEP, "after", "true", NULL);
 	run(&c, 10000, &v);
-	ck_assert_str_eq(codes(&v), "");
+	ck_assert_str_eq(bench_codes(&v), "");
 	ck_assert(c.v[0].x.ran);
 	ck_assert_int_eq(c.v[0].x.exit_status, 0);
 	ck_assert_int_ge(c.v[0].x.elapsed_s, 0);
@@ -126,7 +115,7 @@ START_TEST(test_exec_error)
 
 	add(&c, SP_BENCH_ROLE_STEP, "missing", "/nonexistent/ib_write_bw", NULL);
 	run(&c, 10000, &v);
-	ck_assert_str_eq(codes(&v), "exec_error");
+	ck_assert_str_eq(bench_codes(&v), "exec_error");
 	ck_assert_str_eq(v.problems[0].message,
 			 "missing: cannot run /nonexistent/ib_write_bw: No such file or directory");
 	ck_assert(!c.v[0].x.ran);
@@ -149,7 +138,7 @@ START_TEST(test_deadline)
 	add(&c, SP_BENCH_ROLE_STEP, "sleep", "sleep", "30", NULL);
 	run(&c, 300, &v);
 	ck_assert_int_lt(sp_run_now_ms() - t0, 5000);
-	ck_assert_str_eq(codes(&v), "timeout");
+	ck_assert_str_eq(bench_codes(&v), "timeout");
 	ck_assert_str_eq(v.problems[0].message, "sleep did not end within 0 s: stopped");
 	ck_assert(c.v[0].x.timed_out);
 	ck_assert_int_eq(c.v[0].x.signal, SIGTERM);
@@ -178,7 +167,7 @@ START_TEST(test_pairs)
 	ck_assert_int_eq(chdir(tmpdir), 0);
 	run(&c, 10000, &v);
 	ck_assert_int_eq(chdir(cwd), 0);
-	ck_assert_str_eq(codes(&v), "");
+	ck_assert_str_eq(bench_codes(&v), "");
 	ck_assert(!c.v[0].x.ran);
 	ck_assert_int_eq(c.v[1].x.exit_status, 0);
 	ck_assert_int_eq(c.v[2].x.exit_status, 0);
@@ -192,7 +181,7 @@ START_TEST(test_pairs)
 	srv->ready = "Waiting for client to connect";
 	add(&c, SP_BENCH_ROLE_CLIENT, "client", "true", NULL);
 	run(&c, 10000, &v);
-	ck_assert_str_eq(codes(&v), "server_not_ready");
+	ck_assert_str_eq(bench_codes(&v), "server_not_ready");
 	ck_assert_msg(strstr(v.problems[0].message, "server ended (status 1) before it was ready"), "%s", v.problems[0].message);
 	ck_assert(!c.v[1].x.ran);
 	sp_bench_cmds_free(&c);
@@ -212,7 +201,7 @@ START_TEST(test_interrupted)
 	raise(SIGINT);
 	ck_assert_int_eq(sp_bench_run(&c, &cfg, &v), 0);
 	sp_run_signals_restore(&sig);
-	ck_assert_str_eq(codes(&v), "interrupted");
+	ck_assert_str_eq(bench_codes(&v), "interrupted");
 	ck_assert_str_eq(v.problems[0].message, "stopped by signal 2");
 	ck_assert(!c.v[0].x.ran);
 	sp_bench_cmds_free(&c);
