@@ -315,6 +315,30 @@ static char *output_of(const char *dir, const struct sp_bench_cmd *c, bool with_
 	return all;
 }
 
+/*
+ * What the parsers do not see: a step without results of its own that
+ * failed (the dataset of trtllm-bench), a command that never ran because
+ * one before it failed. Servers answer for themselves through their clients.
+ */
+static int judge_unparsed(const struct sp_bench_cmd *c, const char *dir,
+			  struct sp_bench_verdict *v)
+{
+	if (c->role != SP_BENCH_ROLE_STEP && c->role != SP_BENCH_ROLE_CLIENT)
+		return 0;
+	if (!c->x.ran)
+		return c->x.exec_error ? 0 : sp_bench_problem_add(v, SP_BENCH_FAIL, "not_run",
+			"%s did not run: what it needed failed first", c->name);
+	if (c->tool != SP_BENCH_NONE || (!c->x.exit_status && !c->x.signal))
+		return 0;
+	if (c->x.signal)
+		return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+					    "%s ended by signal %d; see %s/%s", c->name,
+					    c->x.signal, dir, c->stderr_name);
+	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+				    "%s exited with status %d; see %s/%s", c->name,
+				    c->x.exit_status, dir, c->stderr_name);
+}
+
 /* The results of the commands that ran and have a parser. 0 or -ENOMEM. */
 static int collect_results(struct bench *b, struct sp_bench_doc *doc)
 {
@@ -331,7 +355,8 @@ static int collect_results(struct bench *b, struct sp_bench_doc *doc)
 		bool nccl = c->tool == SP_BENCH_NCCL;
 		char *text, *json = NULL;
 
-		if (c->tool == SP_BENCH_NONE || !c->x.ran)
+		ret = judge_unparsed(c, b->out_dir, &doc->verdict);
+		if (ret || c->tool == SP_BENCH_NONE || !c->x.ran)
 			continue;
 		/* iperf3's stdout is one JSON document: its stderr stays apart */
 		text = c->json_name && !nccl ? sp_bench_read_file(b->out_dir, c->json_name) :
@@ -423,6 +448,11 @@ static int bench_exec(struct bench *b, int argc, char **argv)
 					      (const char *const *)b->devs.netdevs.v,
 					      b->devs.netdevs.n,
 					      (const char *const *)b->devs.rdma.v, b->devs.rdma.n);
+		if (ret) {
+			sp_bench_counters_free(&counters);
+			sp_err(stderr, "%s", strerror(-ret));
+			return SP_EXIT_ERROR;
+		}
 		doc.counters = &counters;
 	}
 	sp_run_signals_catch(&sig);

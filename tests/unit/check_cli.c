@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
@@ -1187,6 +1188,47 @@ START_TEST(test_bench_dry_run)
 }
 END_TEST
 
+/* A step without results that fails stops the steps after it; all of it in the verdict. */
+START_TEST(test_bench_steps)
+{
+	char bin[PATH_MAX], hf[PATH_MAX], out[PATH_MAX], *old = getenv("PATH"), *search;
+	json_object *doc, *p;
+	struct result r;
+	FILE *f;
+
+	path(bin, "bin");
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	path(hf, "bin/hf");
+	f = fopen(hf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\necho 'no such model' >&2\nexit 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(hf, 0755), 0);
+	ck_assert_int_ge(asprintf(&search, "%s:%s", bin, old ? old : "/usr/bin:/bin"), 0);
+	setenv("PATH", search, 1);
+	path(out, "out");
+	run(&r, "ok", "-j", "bench", "trtllm", "model", "m", "image", "none", "out", out, NULL);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	free(search);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "");
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(bench_verdict(doc), "fail exit_status,not_run,not_run");
+	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
+	ck_assert(starts_with(gets_(p, "message"), "hf-download exited with status 3; see "));
+	assert_int(json_object_array_get_idx(get(doc, "commands"), 0), "exit_status", 3);
+	assert_bool(json_object_array_get_idx(get(doc, "commands"), 2), "ran", false);
+	ck_assert_uint_eq(json_object_array_length(get(doc, "results")), 0);
+	json_object_put(doc);
+	result_free(&r);
+
+	/* the guide's config file is written for trtllm-bench */
+	path(hf, "out/extra-llm-api-config.yml");
+	ck_assert_int_eq(access(hf, R_OK), 0);
+}
+END_TEST
+
 static void setup(void)
 {
 	char *d;
@@ -1249,6 +1291,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_bench_usage);
 	tcase_add_test(tc, test_bench_help);
 	tcase_add_test(tc, test_bench_dry_run);
+	tcase_add_test(tc, test_bench_steps);
 	suite_add_tcase(s, tc);
 	return s;
 }
