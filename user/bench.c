@@ -93,7 +93,8 @@ static const char bench_usage[] =
 	"       DIR := output directory (created); default a new /tmp/sparkperf-bench-*;\n"
 	"              nccl-tests: where the *_perf binaries are, default ~/nccl-tests/build\n"
 	"       TIME := how long each group of clients, or each step, may take: seconds or\n"
-	"               with a unit (ms, s, m, h); default 300 s, nccl 30 min, LLMs 1 h\n"
+	"               with a unit (ms, s, m, h); default 300 s (+ duration), nccl\n"
+	"               30 min, LLMs 1 h\n"
 	"       GBPS := bus bandwidth in GB/s (10^9 bytes/s) to warn under; default\n"
 	"               21.875 for two hosts of one rank each (two Sparks)\n"
 	"       MODE := { serve | throughput | offline }: vllm serve|throughput, sglang\n"
@@ -572,6 +573,7 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 	o.port = (uint16_t)port;
 	if (kv[PT_GID].seen)
 		o.gid_index = (int)gid;
+	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_perftest_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
 		built = devs.n ? add_rdma(&b.devs, devs.items[i]) : add_route(&b.devs, peers.items[i]);
@@ -635,8 +637,7 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	o.peers = (const char *const *)peers.items;
 	o.n_peers = peers.n;
 	o.port = (uint16_t)port;
-	if (o.duration_s)
-		b.default_timeout_ms += (int64_t)o.duration_s * 1000;
+	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_iperf3_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
 		built = add_route(&b.devs, peers.items[i]);
