@@ -27,7 +27,8 @@ struct sp_ctx {
 	X(bw, "bandwidth sessions: show, run, stop (Gbit/s, one or several links)") \
 	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify") \
 	X(tune, "host tuning: show, check, apply, revert (snapshot first, exact revert)") \
-	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers")
+	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers") \
+	X(bench, "perftest, iperf3, nccl-tests, LLM benchmarks: run, parse, one JSON document")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

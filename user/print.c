@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "checklist.h"
 #include "knobs.h"
+#include "benchrun.h"
 #include "parse.h"
 #include "print.h"
 #include "stats.h"
@@ -2206,4 +2208,810 @@ int sp_print_checklist(const struct sp_checklist *l)
 		sp_check_count(l, SP_CHECK_PASS), sp_check_count(l, SP_CHECK_WARN),
 		sp_check_count(l, SP_CHECK_FAIL), sp_check_count(l, SP_CHECK_SKIP));
 	return 0;
+}
+
+/* ---- bench -------------------------------------------------------------- */
+
+/* A measured number as JSON, ten significant digits; null when not finite. */
+static json_object *jnum(double v)
+{
+	char num[64];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(num, sizeof(num), "%.10g", v);
+	return json_object_new_double_s(v, num);
+}
+
+static json_object *jnum_if(bool has, double v)
+{
+	return has ? jnum(v) : NULL;
+}
+
+static json_object *jstrv(char *const *v, size_t n)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++)
+		json_object_array_add(arr, json_object_new_string(v[i]));
+	return arr;
+}
+
+static size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+/* dir/name as one string, NULL without a name */
+static json_object *jpath(const char *dir, const char *name)
+{
+	char *p;
+	json_object *o;
+
+	if (!name)
+		return NULL;
+	p = xprintf("%s/%s", dir ? dir : ".", name);
+	o = p ? json_object_new_string(p) : NULL;
+	free(p);
+	return o;
+}
+
+static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir, bool dry_run)
+{
+	json_object *o = json_object_new_object();
+	const struct sp_bench_exec *x = &c->x;
+	char *line = sp_bench_cmdline(c);
+
+	if (!o || !line) {
+		json_object_put(o);
+		free(line);
+		return NULL;
+	}
+	add(o, "name", json_object_new_string(c->name));
+	add(o, "role", json_object_new_string(sp_bench_role_str(c->role)));
+	add(o, "host", jstr_or_null(c->host));
+	add(o, "argv", jstrv(c->argv, strv_len(c->argv)));
+	add(o, "env", jstrv(c->env, strv_len(c->env)));
+	add(o, "command_line", json_object_new_string(line));
+	free(line);
+	add(o, "stdout", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stdout_name));
+	add(o, "stderr", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stderr_name));
+	add(o, "json_file", jpath(dir, c->json_name));
+	if (dry_run)
+		return o;
+	add(o, "ran", json_object_new_boolean(x->ran));
+	add(o, "exit_status", x->ran && x->exit_status != SP_BENCH_EXIT_UNKNOWN ?
+	    json_object_new_int(x->exit_status) : NULL);
+	add(o, "signal", x->signal ? json_object_new_int(x->signal) : NULL);
+	add(o, "timed_out", json_object_new_boolean(x->timed_out));
+	add(o, "exec_error", jstr_or_null(x->exec_error));
+	add(o, "elapsed_s", x->ran ? jdouble(x->elapsed_s, 3) : NULL);
+	return o;
+}
+
+/* perftest */
+
+static void json_pt_bw_value(json_object *row, const char *what, enum sp_perftest_unit unit,
+			     double v)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%s_gbit_per_s", what);
+	add(row, key, jnum(sp_perftest_gbit_per_s(unit, v)));
+	if (unit == SP_PERFTEST_UNIT_GBIT)
+		return;
+	snprintf(key, sizeof(key), unit == SP_PERFTEST_UNIT_MIB ? "%s_mib_per_s" :
+		 "%s_unknown_unit", what);
+	add(row, key, jnum(v));
+}
+
+static json_object *json_pt_rows(const struct sp_perftest *p)
+{
+	json_object *arr = json_object_new_array(), *r;
+	size_t i;
+
+	for (i = 0; arr && i < p->n_bw; i++) {
+		const struct sp_perftest_bw_row *b = &p->bw[i];
+
+		r = json_object_new_object();
+		if (!r)
+			continue;
+		add(r, "bytes", ju64(b->bytes));
+		add(r, "iterations", ju64(b->iterations));
+		json_pt_bw_value(r, "bw_peak", p->unit, b->peak);
+		json_pt_bw_value(r, "bw_average", p->unit, b->average);
+		add(r, "msg_rate_mpps", jnum(b->msg_rate_mpps));
+		json_object_array_add(arr, r);
+	}
+	for (i = 0; arr && i < p->n_lat; i++) {
+		const struct sp_perftest_lat_row *l = &p->lat[i];
+
+		r = json_object_new_object();
+		if (!r)
+			continue;
+		add(r, "bytes", ju64(l->bytes));
+		add(r, "iterations", ju64(l->iterations));
+		add(r, "t_min_us", jnum_if(l->full, l->t_min_us));
+		add(r, "t_max_us", jnum_if(l->full, l->t_max_us));
+		add(r, "t_typical_us", jnum_if(l->full, l->t_typical_us));
+		add(r, "t_avg_us", jnum(l->t_avg_us));
+		add(r, "t_stdev_us", jnum_if(l->full, l->t_stdev_us));
+		add(r, "p99_us", jnum_if(l->full, l->p99_us));
+		add(r, "p99_9_us", jnum_if(l->full, l->p99_9_us));
+		add(r, "tps", jnum_if(!l->full, l->tps));
+		json_object_array_add(arr, r);
+	}
+	return arr;
+}
+
+static void json_perftest(json_object *o, const struct sp_perftest *p)
+{
+	json_object *cnt = json_object_new_object();
+	uint64_t bytes;
+	double avg;
+	bool bw = sp_perftest_bw_average(p, &bytes, &avg);
+	size_t i;
+
+	add(o, "format", json_object_new_string(p->json ? "json" : "text"));
+	add(o, "test", jstr_or_null(p->test[0] ? p->test : NULL));
+	add(o, "device", jstr_or_null(p->device[0] ? p->device : NULL));
+	add(o, "server_side", json_object_new_boolean(p->server_side));
+	add(o, "qps", p->qps ? ju64(p->qps) : NULL);
+	add(o, "mtu_bytes", p->mtu ? ju64(p->mtu) : NULL);
+	add(o, "link_type", jstr_or_null(p->link_type[0] ? p->link_type : NULL));
+	add(o, "kind", jstr_or_null(p->kind == SP_PERFTEST_BW ? "bw" :
+				    p->kind == SP_PERFTEST_LAT ? "lat" : NULL));
+	add(o, "unit_reported", jstr_or_null(p->n_bw ? sp_perftest_unit_str(p->unit) : NULL));
+	add(o, "latency", jstr_or_null(!p->n_lat ? NULL : sp_perftest_lat_one_way(p) ?
+				       "one_way" : "round_trip"));
+	add(o, "rows", json_pt_rows(p));
+	add(o, "size_bytes", bw ? ju64(bytes) : NULL);
+	add(o, "bw_average_gbit_per_s", bw ? jnum(sp_perftest_gbit_per_s(p->unit, avg)) : NULL);
+	for (i = 0; cnt && i < p->n_counters; i++)
+		add(cnt, p->counters[i].name, ju64(p->counters[i].delta));
+	add(o, "counters", cnt);
+	add(o, "errors", jstrv(p->errors.v, p->errors.n));
+	add(o, "warnings", jstrv(p->warnings.v, p->warnings.n));
+}
+
+/* iperf3 */
+
+static json_object *json_ip_end(const struct sp_iperf3_end *e)
+{
+	json_object *o;
+
+	if (!e->has)
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	add(o, "bytes", ju64(e->bytes));
+	add(o, "seconds", jnum(e->seconds));
+	add(o, "bits_per_second", jnum(e->bits_per_second));
+	add(o, "retransmits", e->has_retransmits ? ju64(e->retransmits) : NULL);
+	return o;
+}
+
+static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
+{
+	json_object *arr = json_object_new_array(), *s;
+	double gbps;
+	size_t i;
+
+	add(o, "format", json_object_new_string(r->json ? "json" : "text"));
+	add(o, "version", jstr_or_null(r->version[0] ? r->version : NULL));
+	add(o, "server_side", json_object_new_boolean(r->server_side));
+	add(o, "error", jstr_or_null(r->error));
+	add(o, "streams_requested", r->num_streams ? ju64(r->num_streams) : NULL);
+	add(o, "duration_s", r->duration_s > 0 ? jnum(r->duration_s) : NULL);
+	for (i = 0; arr && i < r->n_streams; i++) {
+		s = json_object_new_object();
+		if (!s)
+			continue;
+		add(s, "socket", json_object_new_int64(r->streams[i].socket));
+		add(s, "sender", json_ip_end(&r->streams[i].sender));
+		add(s, "receiver", json_ip_end(&r->streams[i].receiver));
+		json_object_array_add(arr, s);
+	}
+	add(o, "streams", arr);
+	add(o, "sum_sent", json_ip_end(&r->sum_sent));
+	add(o, "sum_received", json_ip_end(&r->sum_received));
+	add(o, "gbit_per_s", sp_iperf3_gbit_per_s(r, &gbps) ? jnum(gbps) : NULL);
+	add(o, "cpu_host_percent", jnum_if(r->has_cpu, r->cpu_host_percent));
+	add(o, "cpu_remote_percent", jnum_if(r->has_cpu, r->cpu_remote_percent));
+	add(o, "congestion", jstr_or_null(r->congestion[0] ? r->congestion : NULL));
+}
+
+/* nccl-tests */
+
+static json_object *json_nccl_half(const struct sp_nccl_half *h)
+{
+	json_object *o;
+
+	if (!h->has)
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	add(o, "time_us", jnum(h->time_us));
+	add(o, "algbw_gb_per_s", jnum(h->algbw_gb_per_s));
+	add(o, "busbw_gb_per_s", jnum(h->busbw_gb_per_s));
+	add(o, "busbw_gbit_per_s", jnum(h->busbw_gb_per_s * 8));
+	add(o, "wrong", jnum_if(h->has_wrong, h->wrong));
+	return o;
+}
+
+static json_object *json_nccl_rows(const struct sp_nccl *n)
+{
+	json_object *arr = json_object_new_array(), *r;
+	size_t i;
+
+	for (i = 0; arr && i < n->n_rows; i++) {
+		const struct sp_nccl_row *x = &n->rows[i];
+
+		r = json_object_new_object();
+		if (!r)
+			continue;
+		add(r, "size_bytes", ju64(x->size_bytes));
+		add(r, "count", ju64(x->count));
+		add(r, "type", json_object_new_string(x->type));
+		add(r, "redop", jstr_or_null(x->redop[0] ? x->redop : NULL));
+		add(r, "root", x->has_root ? json_object_new_int64(x->root) : NULL);
+		add(r, "out_of_place", json_nccl_half(&x->out_of_place));
+		add(r, "in_place", json_nccl_half(&x->in_place));
+		json_object_array_add(arr, r);
+	}
+	return arr;
+}
+
+static json_object *json_nccl_summary(const struct sp_nccl *n)
+{
+	struct sp_nccl_summary s;
+	json_object *o;
+
+	sp_nccl_summarize(n, &s);
+	if (!s.valid)
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	add(o, "size_bytes", ju64(s.size_bytes));
+	add(o, "algbw_gb_per_s", jnum(s.algbw_gb_per_s));
+	add(o, "busbw_gb_per_s", jnum(s.busbw_gb_per_s));
+	add(o, "per_direction_gbit_per_s", jnum(s.per_direction_gbit_per_s));
+	add(o, "peak_busbw_gb_per_s", jnum(s.peak_busbw_gb_per_s));
+	add(o, "ranks", s.ranks ? ju64(s.ranks) : NULL);
+	add(o, "hosts", s.hosts ? ju64(s.hosts) : NULL);
+	return o;
+}
+
+static void json_nccl(json_object *o, const struct sp_nccl *n)
+{
+	json_object *devs = json_object_new_array(), *sigs = json_object_new_array(), *d;
+	size_t i;
+
+	add(o, "format", json_object_new_string(n->json ? "json" : "text"));
+	add(o, "json_version", n->json_version ? json_object_new_int(n->json_version) : NULL);
+	add(o, "nccl_tests_version", jstr_or_null(n->version[0] ? n->version : NULL));
+	add(o, "nccl_version", n->nccl_version ? ju64(n->nccl_version) : NULL);
+	add(o, "collective", jstr_or_null(n->collective[0] ? n->collective : NULL));
+	add(o, "threads", n->nthreads ? ju64(n->nthreads) : NULL);
+	add(o, "gpus_per_thread", n->ngpus ? ju64(n->ngpus) : NULL);
+	for (i = 0; devs && i < n->n_devs; i++) {
+		d = json_object_new_object();
+		if (!d)
+			continue;
+		add(d, "rank", json_object_new_int(n->devs[i].rank));
+		add(d, "host", json_object_new_string(n->devs[i].host));
+		add(d, "device", json_object_new_int(n->devs[i].device));
+		add(d, "bus", jstr_or_null(n->devs[i].bus[0] ? n->devs[i].bus : NULL));
+		add(d, "name", jstr_or_null(n->devs[i].name[0] ? n->devs[i].name : NULL));
+		json_object_array_add(devs, d);
+	}
+	add(o, "devices", devs);
+	add(o, "old_error_column", json_object_new_boolean(n->old_error_column));
+	add(o, "rows", json_nccl_rows(n));
+	add(o, "out_of_bounds", n->has_out_of_bounds ? ju64(n->out_of_bounds) : NULL);
+	add(o, "avg_busbw_gb_per_s", jnum_if(n->has_avg_busbw, n->avg_busbw_gb_per_s));
+	add(o, "summary", json_nccl_summary(n));
+	add(o, "network", jstr_or_null(n->network[0] ? n->network : NULL));
+	add(o, "ib_devices", jstr_or_null(n->ib_devices));
+	add(o, "ib_no_device", json_object_new_boolean(n->ib_no_device));
+	add(o, "usage_printed", json_object_new_boolean(n->usage));
+	add(o, "rank_exit_status", n->has_rank_exit ? json_object_new_int(n->rank_exit) : NULL);
+	add(o, "json_file", jstr_or_null(n->json_file));
+	for (i = 0; sigs && i < n->n_sigs; i++) {
+		d = json_object_new_object();
+		if (!d)
+			continue;
+		add(d, "code", json_object_new_string(n->sigs[i].code));
+		add(d, "line", json_object_new_string(n->sigs[i].line));
+		json_object_array_add(sigs, d);
+	}
+	add(o, "failures", sigs);
+	add(o, "warnings", jstrv(n->warnings.v, n->warnings.n));
+}
+
+/* LLM benchmarks */
+
+static void json_llm(json_object *o, const struct sp_llm *l)
+{
+	json_object *m = json_object_new_object();
+	size_t i;
+
+	add(o, "kind", jstr_or_null(l->kind));
+	add(o, "completed", l->has_completed ? ju64(l->completed) : NULL);
+	add(o, "failed", l->has_failed ? ju64(l->failed) : NULL);
+	add(o, "requested", l->has_requested ? ju64(l->requested) : NULL);
+	for (i = 0; m && i < l->n_metrics; i++)
+		add(m, l->metrics[i].name, jnum(l->metrics[i].value));
+	add(o, "metrics", m);
+	add(o, "error", jstr_or_null(l->error));
+}
+
+static json_object *json_bench_result(const struct sp_bench_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	add(o, "tool", json_object_new_string(sp_bench_tool_str(r->tool)));
+	add(o, "label", jstr_or_null(r->label));
+	add(o, "command", r->command >= 0 ? json_object_new_int(r->command) : NULL);
+	add(o, "source", jstr_or_null(r->source));
+	switch (r->tool) {
+	case SP_BENCH_PERFTEST:
+		json_perftest(o, &r->u.perftest);
+		break;
+	case SP_BENCH_IPERF3:
+		json_iperf3(o, &r->u.iperf3);
+		break;
+	case SP_BENCH_NCCL:
+		json_nccl(o, &r->u.nccl);
+		break;
+	case SP_BENCH_NONE:
+		break;
+	default:
+		json_llm(o, &r->u.llm);
+		break;
+	}
+	return o;
+}
+
+/*
+ * What the results add up to: the rates of pairs or clients that ran side
+ * by side (perftest BW, iperf3), or the best nccl-tests run (a sweep).
+ */
+struct bench_sum {
+	bool valid;
+	double gbit_per_s;		/* the sum */
+	size_t parts;
+	const struct sp_bench_result *best;	/* nccl */
+	struct sp_nccl_summary best_s;
+};
+
+static void bench_sum(const struct sp_bench_doc *doc, struct bench_sum *s)
+{
+	struct sp_nccl_summary ns;
+	uint64_t bytes;
+	double v;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < doc->n_results; i++) {
+		const struct sp_bench_result *r = &doc->results[i];
+
+		if (r->tool == SP_BENCH_PERFTEST &&
+		    sp_perftest_bw_average(&r->u.perftest, &bytes, &v) &&
+		    isfinite(sp_perftest_gbit_per_s(r->u.perftest.unit, v))) {
+			s->gbit_per_s += sp_perftest_gbit_per_s(r->u.perftest.unit, v);
+			s->parts++;
+		} else if (r->tool == SP_BENCH_IPERF3 && sp_iperf3_gbit_per_s(&r->u.iperf3, &v)) {
+			s->gbit_per_s += v;
+			s->parts++;
+		} else if (r->tool == SP_BENCH_NCCL) {
+			sp_nccl_summarize(&r->u.nccl, &ns);
+			if (ns.valid && (!s->best || ns.busbw_gb_per_s > s->best_s.busbw_gb_per_s)) {
+				s->best = r;
+				s->best_s = ns;
+			}
+		}
+	}
+	s->valid = s->parts > 0 || s->best;
+}
+
+static json_object *json_bench_summary(const struct sp_bench_doc *doc)
+{
+	struct bench_sum s;
+	json_object *o;
+
+	bench_sum(doc, &s);
+	if (!s.valid)
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	if (s.parts) {
+		add(o, "gbit_per_s", jnum(s.gbit_per_s));
+		add(o, "parts", ju64(s.parts));
+	}
+	if (s.best) {
+		add(o, "best", json_object_new_string(s.best->label));
+		add(o, "size_bytes", ju64(s.best_s.size_bytes));
+		add(o, "busbw_gb_per_s", jnum(s.best_s.busbw_gb_per_s));
+		add(o, "per_direction_gbit_per_s", jnum(s.best_s.per_direction_gbit_per_s));
+	}
+	return o;
+}
+
+/* counters */
+
+static double bench_interval_s(const struct sp_bench_counters *c)
+{
+	return c->end_ns > c->start_ns ? (double)(c->end_ns - c->start_ns) / 1e9 : 0;
+}
+
+/* Bytes counters: also as Gbit/s. */
+static bool bench_counter_bytes(const char *name)
+{
+	return strstr(name, "bytes") || sp_bench_counter_scale(name) != 1;
+}
+
+static json_object *json_bench_counter(const struct sp_bench_counter *k, double secs)
+{
+	json_object *o = json_object_new_object();
+	uint64_t d = 0, scale = sp_bench_counter_scale(k->name);
+	bool ok = sp_bench_counter_delta(k, &d);
+
+	if (!o)
+		return NULL;
+	add(o, "name", json_object_new_string(k->name));
+	add(o, "delta", ok ? ju64(d) : NULL);
+	add(o, "per_s", ok && secs > 0 ? jnum((double)d / secs) : NULL);
+	if (bench_counter_bytes(k->name)) {
+		add(o, "bytes", ok ? ju64(d * scale) : NULL);
+		add(o, "gbit_per_s", ok && secs > 0 ? jnum((double)(d * scale) * 8 / secs / 1e9) :
+		    NULL);
+	}
+	return o;
+}
+
+static json_object *json_bench_counters(const struct sp_bench_counters *c)
+{
+	json_object *o = json_object_new_object(), *devs = json_object_new_array(), *d, *arr;
+	double secs = bench_interval_s(c);
+	size_t i, k;
+
+	if (!o || !devs) {
+		json_object_put(o);
+		json_object_put(devs);
+		return NULL;
+	}
+	add(o, "source", json_object_new_string(c->source));
+	add(o, "interval_s", jdouble(secs, 3));
+	for (i = 0; i < c->n; i++) {
+		const struct sp_bench_counter_set *s = &c->sets[i];
+
+		d = json_object_new_object();
+		arr = json_object_new_array();
+		if (!d || !arr) {
+			json_object_put(d);
+			json_object_put(arr);
+			continue;
+		}
+		add(d, "kind", json_object_new_string(s->kind));
+		add(d, "dev", json_object_new_string(s->dev));
+		if (s->port) {
+			add(d, "port", json_object_new_int((int)s->port));
+			add(d, "netdev", jstr_or_null(s->netdev));
+		}
+		for (k = 0; k < s->n; k++)
+			json_object_array_add(arr, json_bench_counter(&s->c[k], secs));
+		add(d, "counters", arr);
+		json_object_array_add(devs, d);
+	}
+	add(o, "devices", devs);
+	return o;
+}
+
+static json_object *json_bench_verdict(const struct sp_bench_verdict *v)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *p;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	add(o, "status", json_object_new_string(sp_bench_level_str(v->level)));
+	for (i = 0; i < v->n; i++) {
+		p = json_object_new_object();
+		if (!p)
+			continue;
+		add(p, "level", json_object_new_string(sp_bench_level_str(v->problems[i].level)));
+		add(p, "code", json_object_new_string(v->problems[i].code));
+		add(p, "message", json_object_new_string(v->problems[i].message));
+		add(p, "result", v->problems[i].result >= 0 ?
+		    json_object_new_int(v->problems[i].result) : NULL);
+		json_object_array_add(arr, p);
+	}
+	add(o, "problems", arr);
+	return o;
+}
+
+static int print_bench_json(const struct sp_bench_doc *doc)
+{
+	json_object *o = json_object_new_object(), *cmds = json_object_new_array(), *res;
+	size_t i;
+
+	if (!o || !cmds) {
+		json_object_put(o);
+		json_object_put(cmds);
+		return -ENOMEM;
+	}
+	add(o, "bench", json_object_new_string(doc->bench));
+	add(o, "dry_run", json_object_new_boolean(doc->dry_run));
+	add(o, "tool_version", jstr_or_null(doc->env ? doc->env->tool_version : NULL));
+	add(o, "module_version", jstr_or_null(doc->env ? doc->env->module_version : NULL));
+	add(o, "kernel_release", jstr_or_null(doc->env ? doc->env->kernel_release : NULL));
+	add(o, "host", jstr_or_null(doc->env ? doc->env->host : NULL));
+	add(o, "arguments", jstrv(doc->args, doc->n_args));
+	add(o, "out_dir", jstr_or_null(doc->out_dir));
+	if (doc->input) {
+		json_object *in = json_object_new_object();
+
+		if (in) {
+			add(in, "file", json_object_new_string(doc->input));
+			add(in, "exit_status", doc->input_exit == SP_BENCH_EXIT_UNKNOWN ? NULL :
+			    json_object_new_int(doc->input_exit));
+		}
+		add(o, "input", in);
+	}
+	for (i = 0; doc->cmds && i < doc->cmds->n; i++)
+		json_object_array_add(cmds, json_bench_cmd(&doc->cmds->v[i], doc->out_dir,
+							   doc->dry_run));
+	add(o, "commands", cmds);
+	if (!doc->dry_run) {
+		res = json_object_new_array();
+		for (i = 0; res && i < doc->n_results; i++)
+			json_object_array_add(res, json_bench_result(&doc->results[i]));
+		add(o, "results", res);
+		add(o, "summary", json_bench_summary(doc));
+		add(o, "counters", doc->counters ? json_bench_counters(doc->counters) : NULL);
+		add(o, "verdict", json_bench_verdict(&doc->verdict));
+	}
+	return emit_json(o, out.pretty);
+}
+
+/* ---- bench: text ---- */
+
+static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
+{
+	const struct sp_bench_exec *x = &c->x;
+	char *line = sp_bench_cmdline(c);
+
+	if (c->role == SP_BENCH_ROLE_MANUAL)
+		fprintf(f, "# %s: start it on %s first\n", c->name, c->host);
+	else if (c->host)
+		fprintf(f, "# %s: on %s over ssh\n", c->name, c->host);
+	else
+		fprintf(f, "# %s\n", c->name);
+	fprintf(f, "%s%s\n", dry_run ? "" : "  ", line ? line : "(out of memory)");
+	free(line);
+	if (dry_run || c->role == SP_BENCH_ROLE_MANUAL)
+		return;
+	if (x->exec_error)
+		fprintf(f, "  -> not started: %s\n", x->exec_error);
+	else if (!x->ran)
+		fprintf(f, "  -> not run\n");
+	else if (x->signal)
+		fprintf(f, "  -> %s by signal %d after %.1f s\n",
+			x->timed_out ? "stopped at its deadline" : "ended", x->signal, x->elapsed_s);
+	else
+		fprintf(f, "  -> exit %d after %.1f s\n", x->exit_status, x->elapsed_s);
+}
+
+static void text_perftest(FILE *f, const char *label, const struct sp_perftest *p)
+{
+	uint64_t bytes;
+	double avg;
+	size_t i;
+
+	if (sp_perftest_bw_average(p, &bytes, &avg)) {
+		fprintf(f, "%s: %s, %" PRIu64 " B: BW average %.3f Gbit/s", label, p->test, bytes,
+			sp_perftest_gbit_per_s(p->unit, avg));
+		if (p->unit != SP_PERFTEST_UNIT_GBIT)
+			fprintf(f, " (reported: %.2f %s)", avg, sp_perftest_unit_str(p->unit));
+		if (p->n_bw > 1)
+			fprintf(f, ", the mean of the rows of that size (%zu rows)", p->n_bw);
+		fputc('\n', f);
+	}
+	for (i = 0; i < p->n_lat; i++) {
+		const struct sp_perftest_lat_row *l = &p->lat[i];
+
+		if (l->full)
+			fprintf(f, "%s: %s, %" PRIu64 " B x %" PRIu64 ": typical %.2f, avg %.2f, "
+				"p99 %.2f, p99.9 %.2f, max %.2f usec (%s)\n", label, p->test,
+				l->bytes, l->iterations, l->t_typical_us, l->t_avg_us, l->p99_us,
+				l->p99_9_us, l->t_max_us,
+				sp_perftest_lat_one_way(p) ? "one way: half the round trip" :
+				"round trip");
+		else
+			fprintf(f, "%s: %s, %" PRIu64 " B: avg %.2f usec, %.0f transactions/s\n",
+				label, p->test, l->bytes, l->t_avg_us, l->tps);
+	}
+}
+
+static void text_iperf3(FILE *f, const char *label, const struct sp_iperf3 *r)
+{
+	double gbps;
+
+	if (!sp_iperf3_gbit_per_s(r, &gbps))
+		return;
+	fprintf(f, "%s: %.3f Gbit/s %s", label, gbps, r->sum_received.has ? "received" : "sent");
+	if (r->sum_sent.has && r->sum_sent.has_retransmits)
+		fprintf(f, ", %" PRIu64 " retransmits", r->sum_sent.retransmits);
+	if (r->n_streams)
+		fprintf(f, ", %zu stream%s", r->n_streams, r->n_streams == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
+static void cell_half(char *cell, const struct sp_nccl_half *h, bool bus)
+{
+	if (!h->has)
+		snprintf(cell, SP_CELL_MAX, "-");
+	else
+		snprintf(cell, SP_CELL_MAX, "%.2f", bus ? h->busbw_gb_per_s : h->algbw_gb_per_s);
+}
+
+enum { NC_SIZE, NC_TIME, NC_ALG, NC_BUS, NC_BUS_IP, NC_GBIT, NC_WRONG, NC_COLS };
+
+static const struct fixed_col nccl_col[NC_COLS] = {
+	[NC_SIZE] = { "size[B]", 12 },
+	[NC_TIME] = { "time[us]", 9 },
+	[NC_ALG] = { "algbw[GB/s]", 0 },
+	[NC_BUS] = { "busbw[GB/s]", 0 },
+	[NC_BUS_IP] = { "in-place", 0 },
+	[NC_GBIT] = { "busbw x 8[Gbit/s]", 0 },
+	[NC_WRONG] = { "#wrong", 0 },
+};
+
+static void text_nccl(FILE *f, const char *label, const struct sp_nccl *n)
+{
+	char cell[NC_COLS][SP_CELL_MAX];
+	struct sp_nccl_summary s;
+	size_t i;
+
+	sp_nccl_summarize(n, &s);
+	fprintf(f, "%s: %s%s%s\n", label, n->collective[0] ? n->collective : "nccl-tests",
+		n->network[0] ? ", network " : "", n->network);
+	if (!n->n_rows)
+		return;
+	print_fixed(nccl_col, NC_COLS, NULL, NULL);
+	for (i = 0; i < n->n_rows; i++) {
+		const struct sp_nccl_row *r = &n->rows[i];
+		const struct sp_nccl_half *h = &r->out_of_place;
+		bool wrong = h->has_wrong || r->in_place.has_wrong;
+
+		snprintf(cell[NC_SIZE], SP_CELL_MAX, "%" PRIu64, r->size_bytes);
+		snprintf(cell[NC_TIME], SP_CELL_MAX, "%.2f", h->time_us);
+		cell_half(cell[NC_ALG], h, false);
+		cell_half(cell[NC_BUS], h, true);
+		cell_half(cell[NC_BUS_IP], &r->in_place, true);
+		snprintf(cell[NC_GBIT], SP_CELL_MAX, "%.1f", h->busbw_gb_per_s * 8);
+		snprintf(cell[NC_WRONG], SP_CELL_MAX, "%s", !wrong ? "N/A" :
+			 (h->has_wrong && h->wrong > 0) ||
+			 (r->in_place.has_wrong && r->in_place.wrong > 0) ? "yes" : "0");
+		print_fixed(nccl_col, NC_COLS, cell, NULL);
+	}
+	fprintf(f, "at %" PRIu64 " B: busbw %.2f GB/s = %.1f Gbit/s each way (2 ranks), peak "
+		"busbw %.2f GB/s", s.size_bytes, s.busbw_gb_per_s, s.per_direction_gbit_per_s,
+		s.peak_busbw_gb_per_s);
+	if (n->has_avg_busbw)
+		fprintf(f, ", avg busbw %.4g GB/s (all sizes)", n->avg_busbw_gb_per_s);
+	fputc('\n', f);
+}
+
+static void text_llm(FILE *f, const char *label, const struct sp_llm *l)
+{
+	size_t i;
+
+	fprintf(f, "%s (%s):", label, l->kind ? l->kind : "?");
+	if (l->has_completed)
+		fprintf(f, " %" PRIu64 " completed", l->completed);
+	if (l->has_failed)
+		fprintf(f, ", %" PRIu64 " failed", l->failed);
+	if (l->has_requested)
+		fprintf(f, " of %" PRIu64, l->requested);
+	fputc('\n', f);
+	for (i = 0; i < l->n_metrics; i++)
+		fprintf(f, "  %-40s %.10g\n", l->metrics[i].name, l->metrics[i].value);
+}
+
+static void text_bench_counters(FILE *f, const struct sp_bench_counters *c)
+{
+	double secs = bench_interval_s(c);
+	size_t i, k;
+	uint64_t d;
+
+	fprintf(f, "counters (%s, %.2f s; only those that moved):\n", c->source, secs);
+	for (i = 0; i < c->n; i++) {
+		const struct sp_bench_counter_set *s = &c->sets[i];
+
+		for (k = 0; k < s->n; k++) {
+			const struct sp_bench_counter *x = &s->c[k];
+			uint64_t scale = sp_bench_counter_scale(x->name);
+
+			if (!sp_bench_counter_delta(x, &d) || !d)
+				continue;
+			if (s->port)
+				fprintf(f, "  %s/%u  %-28s +%" PRIu64, s->dev, s->port, x->name, d);
+			else
+				fprintf(f, "  %s  %-28s +%" PRIu64, s->dev, x->name, d);
+			if (bench_counter_bytes(x->name) && secs > 0)
+				fprintf(f, "  (%.3f Gbit/s)", (double)(d * scale) * 8 / secs / 1e9);
+			fputc('\n', f);
+		}
+	}
+}
+
+static int print_bench_text(const struct sp_bench_doc *doc)
+{
+	FILE *f = ofile();
+	struct bench_sum s;
+	size_t i;
+
+	for (i = 0; doc->cmds && i < doc->cmds->n; i++)
+		text_bench_cmd(f, &doc->cmds->v[i], doc->dry_run);
+	if (doc->dry_run)
+		return 0;
+	if (doc->input) {
+		fprintf(f, "%s output %s", doc->results[0].label, doc->input);
+		if (doc->input_exit != SP_BENCH_EXIT_UNKNOWN)
+			fprintf(f, " (exit status %d)", doc->input_exit);
+		fputc('\n', f);
+	}
+	for (i = 0; i < doc->n_results; i++) {
+		const struct sp_bench_result *r = &doc->results[i];
+
+		switch (r->tool) {
+		case SP_BENCH_PERFTEST:
+			text_perftest(f, r->label, &r->u.perftest);
+			break;
+		case SP_BENCH_IPERF3:
+			text_iperf3(f, r->label, &r->u.iperf3);
+			break;
+		case SP_BENCH_NCCL:
+			text_nccl(f, r->label, &r->u.nccl);
+			break;
+		case SP_BENCH_NONE:
+			break;
+		default:
+			text_llm(f, r->label, &r->u.llm);
+			break;
+		}
+	}
+	bench_sum(doc, &s);
+	if (s.parts > 1)
+		fprintf(f, "sum: %.3f Gbit/s (%zu side by side)\n", s.gbit_per_s, s.parts);
+	if (doc->counters)
+		text_bench_counters(f, doc->counters);
+	for (i = 0; i < doc->verdict.n; i++)
+		fprintf(f, "%s: %s: %s\n", sp_bench_level_str(doc->verdict.problems[i].level),
+			doc->verdict.problems[i].code, doc->verdict.problems[i].message);
+	fprintf(f, "verdict: %s\n", sp_bench_level_str(doc->verdict.level));
+	if (doc->out_dir && doc->cmds)
+		fprintf(f, "output: %s\n", doc->out_dir);
+	return 0;
+}
+
+int sp_print_bench(const struct sp_bench_doc *doc)
+{
+	return out.json ? print_bench_json(doc) : print_bench_text(doc);
 }

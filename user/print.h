@@ -201,4 +201,16 @@ int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile
  */
 int sp_print_checklist(const struct sp_checklist *l);
 
+/* ---- bench ---- */
+
+struct sp_bench_doc;
+
+/*
+ * The document of a bench run, or of bench parse: JSON, one object; text,
+ * the commands with how they ended, a line or a table per result, the
+ * counters that moved, the problems and the verdict. A dry run: the command
+ * lines alone (JSON: the document without results).
+ */
+int sp_print_bench(const struct sp_bench_doc *doc);
+
 #endif

@@ -160,7 +160,7 @@ void sp_run_env_collect(struct sp_nl *nl, struct sp_run_env *e)
 		e->env.host = e->uts.nodename;
 		e->env.kernel_release = e->uts.release;
 	}
-	if (!sp_nl_info_get(nl, &e->info)) {
+	if (nl && !sp_nl_info_get(nl, &e->info)) {
 		e->env.module_version = e->info.version;
 		if (e->info.kernel[0])
 			e->env.kernel_release = e->info.kernel;

@@ -78,7 +78,10 @@ struct sp_run_env {
 	char clock[64];
 };
 
-/* Versions, host, kernel and clock source; what cannot be read is NULL. */
+/*
+ * Versions, host, kernel and clock source; what cannot be read is NULL (the
+ * module's version too without a socket: nl NULL).
+ */
 void sp_run_env_collect(struct sp_nl *nl, struct sp_run_env *e);
 
 /* ---- the control socket and its progress group ----------------------------- */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
@@ -900,6 +901,334 @@ START_TEST(test_server)
 }
 END_TEST
 
+/* ---- bench -------------------------------------------------------------- */
+
+/*
+ * Every benchmark output of tests/fixtures through "bench parse": the exit
+ * status, the verdict and its problem codes (the numbers are checked in
+ * check_benchparse).
+ */
+static const struct {
+	const char *tool;
+	const char *file;
+	const char *unit;	/* perftest --out_json: the unit its command line had */
+	int rc;
+	const char *verdict;	/* "status code,code" */
+} bench_fixtures[] = {
+	{ "perftest", "perftest/err_nodev.txt", NULL, 1, "fail exit_status,no_result" },
+	{ "perftest", "perftest/err_noserver.txt", NULL, 1, "fail exit_status,no_result" },
+	{ "perftest", "perftest/ib_read_lat.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_send_bw.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_send_lat.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw.json", "gbit", 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw_W.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw_gbits.server.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw_gbits.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw_json.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_bw_q4.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_lat.server.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/ib_write_lat.txt", NULL, 0, "ok" },
+	{ "perftest", "perftest/perftest_4.5-0.17_bad_option.txt", NULL, 1,
+	  "fail exit_status,no_result" },
+	{ "perftest", "perftest/perftest_4.5-0.17_no_device.stderr", NULL, 1,
+	  "fail error_output,no_result" },
+	{ "perftest", "perftest/perftest_cpufreq_warning_interleaved_excerpt.txt", NULL, 0,
+	  "warn unit_unknown,cpu_frequency" },
+	{ "perftest", "perftest/perftest_ib_write_bw_postlist_gbits_issue273.txt", NULL, 0,
+	  "ok" },
+	{ "perftest", "perftest/perftest_ib_write_bw_run_infinitely_dgxspark_guide_client1.txt", NULL, 0,
+	  "ok" },
+	{ "perftest", "perftest/perftest_ib_write_bw_run_infinitely_dgxspark_guide_client2.txt", NULL, 0,
+	  "ok" },
+	{ "perftest", "perftest/perftest_ib_write_bw_server_banner_issue234_partial.txt", NULL, 1,
+	  "fail no_result" },
+	{ "perftest", "perftest/perftest_ib_write_lat_rdmacm_dgxspark_eugr.txt", NULL, 0,
+	  "ok" },
+	{ "iperf3", "iperf3/iperf3_3.12_connrefused.json", NULL, 1, "fail iperf3_error" },
+	{ "iperf3", "iperf3/iperf3_3.12_connrefused.txt", NULL, 1, "fail iperf3_error" },
+	{ "iperf3", "iperf3/iperf3_3.12_connrefused_json.stderr", NULL, 1, "fail no_result" },
+	{ "iperf3", "iperf3/iperf3_3.12_loopback_P2_t2.json", NULL, 0, "ok" },
+	{ "iperf3", "iperf3/iperf3_3.12_loopback_P2_t2.txt", NULL, 0, "ok" },
+	{ "iperf3", "iperf3/iperf3_3.12_server_P2_t2.txt", NULL, 0, "ok" },
+	{ "iperf3", "iperf3/iperf3_P2.json", NULL, 0, "ok" },
+	{ "iperf3", "iperf3/iperf3_plain.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/all_reduce_perf_h200x2.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/all_reduce_perf_h200x2_256M_4G.json", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/all_reduce_perf_h200x2_256M_4G.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/nccl_all_gather_dgxspark_2.18.3_ok.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/nccl_debug_info_dgxspark_interleaved_table_excerpt.txt", NULL, 1,
+	  "fail no_result" },
+	{ "nccl", "nccl-tests/nccl_debug_info_dgxspark_netib_excerpt.txt", NULL, 1,
+	  "fail no_result" },
+	{ "nccl", "nccl-tests/nccl_debug_socket_fallback_excerpt.txt", NULL, 1,
+	  "fail no_result,socket_fallback" },
+	{ "nccl", "nccl-tests/nccl_fail_cuda_not_initialized_issue338_excerpt.txt", NULL, 1,
+	  "fail cuda_failure,test_failure,rank_exit,no_result" },
+	{ "nccl", "nccl-tests/nccl_fail_unhandled_cuda_error_issue322_excerpt.txt", NULL, 1,
+	  "fail test_failure,nccl_failure,rank_exit,no_result" },
+	{ "nccl", "nccl-tests/nccl_old_format_error_column_issue104.txt", NULL, 1,
+	  "fail wrong_values,truncated" },
+	{ "nccl", "nccl-tests/sendrecv_perf_bad_option.txt", NULL, 1, "fail usage,no_result" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2.json", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2_256M_4G.json", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2_256M_4G.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2_nccl_debug_init_net.json", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_h200x2_nccl_debug_init_net.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_min_over_max.txt", NULL, 1,
+	  "fail exit_status,usage,no_result" },
+	{ "nccl", "nccl-tests/sendrecv_perf_nccl_debug_info.txt", NULL, 0, "ok" },
+	{ "nccl", "nccl-tests/sendrecv_perf_too_many_gpus.txt", NULL, 1,
+	  "fail exit_status,invalid_gpus,test_failure,no_result" },
+	{ "mpirun", "mpirun/mpirun_4.1.4_exe_not_found.txt", NULL, 1,
+	  "fail exit_status,launch,no_result" },
+	{ "mpirun", "mpirun/mpirun_4.1.4_not_enough_slots.txt", NULL, 1,
+	  "fail exit_status,launch,no_result" },
+	{ "mpirun", "mpirun/mpirun_4.1.4_rank_exit3.txt", NULL, 1,
+	  "fail exit_status,nccl_failure,rank_exit,no_result" },
+	{ "mpirun", "mpirun/mpirun_4.1.4_ssh_refused.txt", NULL, 1,
+	  "fail exit_status,ssh,launch,no_result" },
+	{ "mpirun", "mpirun/mpirun_4.1.4_ssh_unresolvable.txt", NULL, 1,
+	  "fail exit_status,ssh,launch,no_result" },
+};
+
+/* "status code,code" of a bench document's verdict */
+static char *bench_verdict(json_object *doc)
+{
+	json_object *v = get(doc, "verdict"), *p = get(v, "problems");
+	static char buf[256];
+	size_t i, len;
+
+	len = (size_t)snprintf(buf, sizeof(buf), "%s", gets_(v, "status"));
+	for (i = 0; i < json_object_array_length(p); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : " ",
+					gets_(json_object_array_get_idx(p, i), "code"));
+	return buf;
+}
+
+START_TEST(test_bench_parse_fixtures)
+{
+	char path[PATH_MAX];
+	struct result r;
+	json_object *doc, *res;
+	size_t i;
+
+	for (i = 0; i < sizeof(bench_fixtures) / sizeof(bench_fixtures[0]); i++) {
+		snprintf(path, sizeof(path), "../fixtures/%s", bench_fixtures[i].file);
+		if (bench_fixtures[i].unit)
+			run(&r, "ok", "-j", "bench", "parse", bench_fixtures[i].tool, path, "unit",
+			    bench_fixtures[i].unit, NULL);
+		else
+			run(&r, "ok", "-j", "bench", "parse", bench_fixtures[i].tool, path, NULL);
+		ck_assert_msg(r.rc == bench_fixtures[i].rc, "%s: rc %d: %s", path, r.rc, r.err);
+		ck_assert_msg(!strcmp(r.err, ""), "%s: %s", path, r.err);
+		ck_assert_str_eq(r.log, "");
+		doc = json_tokener_parse(r.out);
+		ck_assert_msg(doc != NULL, "%s: not JSON: %s", path, r.out);
+		ck_assert_msg(!strcmp(bench_verdict(doc), bench_fixtures[i].verdict), "%s: %s",
+			      path, bench_verdict(doc));
+		assert_str(doc, "bench", "parse");
+		assert_str(get(doc, "input"), "file", path);
+		res = json_object_array_get_idx(get(doc, "results"), 0);
+		assert_str(res, "tool", !strcmp(bench_fixtures[i].tool, "mpirun") ? "nccl" :
+			   bench_fixtures[i].tool);
+		assert_str(res, "source", path);
+		json_object_put(doc);
+		result_free(&r);
+	}
+}
+END_TEST
+
+/* Text: what was measured, the verdict; the two halves of the guide add up. */
+START_TEST(test_bench_parse_text)
+{
+	struct result r;
+
+	run(&r, "ok", "bench", "parse", "perftest", "../fixtures/perftest/"
+	    "perftest_ib_write_bw_run_infinitely_dgxspark_guide_client2.txt", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "perftest output ../fixtures/perftest/"
+			 "perftest_ib_write_bw_run_infinitely_dgxspark_guide_client2.txt\n"
+			 "perftest: RDMA_Write BW Test, 65536 B: BW average 97.282 Gbit/s, the mean "
+			 "of the rows of that size (6 rows)\n"
+			 "verdict: ok\n");
+	result_free(&r);
+
+	run(&r, "ok", "bench", "parse", "mpirun", "../fixtures/mpirun/mpirun_4.1.4_rank_exit3.txt",
+	    "exit", "3", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert(strstr(r.out, "(exit status 3)\n"));
+	ck_assert(strstr(r.out, "fail: exit_status: exited with status 3: NCCL error\n"));
+	ck_assert(strstr(r.out, "\nverdict: fail\n"));
+	result_free(&r);
+
+	/* two Sparks, all_gather: x 8 per direction, over the threshold */
+	run(&r, "ok", "-j", "bench", "parse", "nccl",
+	    "../fixtures/nccl-tests/nccl_all_gather_dgxspark_2.18.3_ok.txt", "min-busbw", "23", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	{
+		json_object *doc = json_tokener_parse(r.out);
+		json_object *res = json_object_array_get_idx(get(doc, "results"), 0);
+		json_object *s = get(res, "summary");
+
+		assert_double(s, "busbw_gb_per_s", 22.30, 1e-9);
+		assert_double(s, "per_direction_gbit_per_s", 178.4, 1e-9);
+		assert_int(s, "hosts", 2);
+		assert_double(get(json_object_array_get_idx(get(res, "rows"), 2), "in_place"),
+			      "busbw_gbit_per_s", 179.68, 1e-9);
+		ck_assert_str_eq(bench_verdict(doc), "warn below_threshold");
+		json_object_put(doc);
+	}
+	result_free(&r);
+}
+END_TEST
+
+/* One line on stderr naming the help, exit 2, nothing run. */
+START_TEST(test_bench_usage)
+{
+	static const char *const cases[][8] = {
+		{ "bench", NULL },
+		{ "bench", "ib_write_bw", NULL },
+		{ "bench", "perftest", NULL },
+		{ "bench", "perftest", "peer", "192.168.200.13", "iters", "100", "duration", "2" },
+		{ "bench", "perftest", "peer", "a,b", "dev", "rxe0", NULL },
+		{ "bench", "perftest", "peer", "-oProxyCommand=x", NULL },
+		{ "bench", "iperf3", "peer", "a,b", "cpus", "0-3", NULL },
+		{ "bench", "nccl", "sizes", "4G..256M", NULL },
+		{ "bench", "nccl", "channels-per-peer", "all", NULL },
+		{ "bench", "vllm", "mode", "serve", NULL },
+		{ "bench", "trtllm", "model", "m", "url", "http://x", NULL },
+		{ "bench", "parse", "nccl", NULL },
+		{ "bench", "parse", "ib_write_bw", "f", NULL },
+	};
+	struct result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i];
+
+		run(&r, "ok", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], NULL);
+		ck_assert_msg(r.rc == 2, "case %zu: rc %d", i, r.rc);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_uint_eq(count_lines(r.err), 1);
+		ck_assert_msg(strstr(r.err, " (see 'sparkperf-ctl bench help')\n"), "%s", r.err);
+		ck_assert_str_eq(r.log, "");
+		result_free(&r);
+	}
+	run(&r, "ok", "bench", "parse", "nccl", "/nonexistent", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: cannot read /nonexistent: No such file or directory.\n");
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bench_help)
+{
+	static const char *const asks[][2] = {
+		{ "help", NULL }, { "--help", NULL }, { "perftest", "help" }, { "parse", "-h" },
+	};
+	struct result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(asks) / sizeof(asks[0]); i++) {
+		run(&r, "ok", "bench", asks[i][0], asks[i][1], NULL);
+		ck_assert_int_eq(r.rc, 0);
+		ck_assert(starts_with(r.out, "Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer "));
+		ck_assert(strstr(r.out, "\n       sparkperf-ctl [ OPTIONS ] bench parse TOOL FILE "));
+		ck_assert_str_eq(r.err, "");
+		result_free(&r);
+	}
+}
+END_TEST
+
+/* The commands, nothing run, no directory made. */
+START_TEST(test_bench_dry_run)
+{
+	json_object *doc, *c;
+	struct result r;
+
+	run(&r, "ok", "bench", "perftest", "peer", "192.168.200.12,192.168.201.12", "dev",
+	    "rocep1s0f0,roceP2p1s0f0", "dry-run", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.out,
+		"# server 1: start it on 192.168.200.12 first\n"
+		"ib_write_bw -d rocep1s0f0 -i 1 -p 12000 -F --report_gbits\n"
+		"# server 2: start it on 192.168.201.12 first\n"
+		"ib_write_bw -d roceP2p1s0f0 -i 1 -p 12001 -F --report_gbits\n"
+		"# client 1\n"
+		"ib_write_bw -d rocep1s0f0 -i 1 -p 12000 -F --report_gbits 192.168.200.12\n"
+		"# client 2\n"
+		"ib_write_bw -d roceP2p1s0f0 -i 1 -p 12001 -F --report_gbits 192.168.201.12\n");
+	result_free(&r);
+
+	run(&r, "ok", "-j", "bench", "nccl", "hosts", "192.168.88.248,192.168.88.252", "hca",
+	    "rocep1s0f0,rocep1s0f1,roceP2p1s0f0,roceP2p1s0f1", "nccl-tests", "./build", "out",
+	    "/nonexistent/b", "dry-run", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_str(doc, "bench", "nccl");
+	assert_bool(doc, "dry_run", true);
+	assert_str(doc, "out_dir", "/nonexistent/b");
+	ck_assert(!json_object_object_get_ex(doc, "results", NULL));
+	c = json_object_array_get_idx(get(doc, "commands"), 0);
+	assert_str(c, "role", "step");
+	assert_str(c, "command_line",
+		   "mpirun -np 2 -H 192.168.88.248:1,192.168.88.252:1 --mca plm_rsh_agent "
+		   "'ssh -o BatchMode=yes -o ConnectTimeout=10' -x LD_LIBRARY_PATH "
+		   "-x NCCL_IB_HCA=rocep1s0f0,rocep1s0f1,roceP2p1s0f0,roceP2p1s0f1 -x NCCL_DEBUG=INFO "
+		   "-x NCCL_DEBUG_SUBSYS=INIT,NET ./build/sendrecv_perf -b 256M -e 4G -f 2 -g 1 -n 30 "
+		   "-w 5 -J /nonexistent/b/sendrecv_perf.json");
+	assert_str(c, "json_file", "/nonexistent/b/sendrecv_perf.json");
+	ck_assert(!json_object_object_get_ex(c, "exit_status", NULL));
+	json_object_put(doc);
+	result_free(&r);
+	ck_assert_int_ne(access("/nonexistent/b", F_OK), 0);
+}
+END_TEST
+
+/* A step without results that fails stops the steps after it; all of it in the verdict. */
+START_TEST(test_bench_steps)
+{
+	char bin[PATH_MAX], hf[PATH_MAX], out[PATH_MAX], *old = getenv("PATH"), *search;
+	json_object *doc, *p;
+	struct result r;
+	FILE *f;
+
+	path(bin, "bin");
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	path(hf, "bin/hf");
+	f = fopen(hf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\necho 'no such model' >&2\nexit 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(hf, 0755), 0);
+	ck_assert_int_ge(asprintf(&search, "%s:%s", bin, old ? old : "/usr/bin:/bin"), 0);
+	setenv("PATH", search, 1);
+	path(out, "out");
+	run(&r, "ok", "-j", "bench", "trtllm", "model", "m", "image", "none", "out", out, NULL);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	free(search);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "");
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(bench_verdict(doc), "fail exit_status,not_run,not_run");
+	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
+	ck_assert(starts_with(gets_(p, "message"), "hf-download exited with status 3; see "));
+	assert_int(json_object_array_get_idx(get(doc, "commands"), 0), "exit_status", 3);
+	assert_bool(json_object_array_get_idx(get(doc, "commands"), 2), "ran", false);
+	ck_assert_uint_eq(json_object_array_length(get(doc, "results")), 0);
+	json_object_put(doc);
+	result_free(&r);
+
+	/* the guide's config file is written for trtllm-bench */
+	path(hf, "out/extra-llm-api-config.yml");
+	ck_assert_int_eq(access(hf, R_OK), 0);
+}
+END_TEST
+
 static void setup(void)
 {
 	char *d;
@@ -952,6 +1281,17 @@ static Suite *cli_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_server);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("bench");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);	/* every fixture, under valgrind too */
+	tcase_add_test(tc, test_bench_parse_fixtures);
+	tcase_add_test(tc, test_bench_parse_text);
+	tcase_add_test(tc, test_bench_usage);
+	tcase_add_test(tc, test_bench_help);
+	tcase_add_test(tc, test_bench_dry_run);
+	tcase_add_test(tc, test_bench_steps);
 	suite_add_tcase(s, tc);
 	return s;
 }

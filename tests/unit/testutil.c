@@ -9,6 +9,7 @@
 #include <linux/sparkperf.h>
 #include <netlink/genl/genl.h>
 
+#include "benchparse.h"
 #include "print.h"
 #include "testutil.h"
 
@@ -174,6 +175,18 @@ void assert_keys(json_object *obj, const char *const *keys, size_t n)
 		ck_assert_str_eq(key, keys[i]);
 		i++;
 	}
+}
+
+const char *bench_codes(const struct sp_bench_verdict *v)
+{
+	static char buf[512];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < v->n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
+					v->problems[i].code);
+	return buf;
 }
 
 bool starts_with(const char *s, const char *prefix)

@@ -61,6 +61,11 @@ void assert_null(json_object *obj, const char *key);
 /* exactly these keys, in this order */
 void assert_keys(json_object *obj, const char *const *keys, size_t n);
 
+struct sp_bench_verdict;
+
+/* A bench verdict's problem codes in order, ' '-separated ("exit_status no_result"). */
+const char *bench_codes(const struct sp_bench_verdict *v);
+
 /* s begins with prefix */
 bool starts_with(const char *s, const char *prefix);
 /* newlines in s */

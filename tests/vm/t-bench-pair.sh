@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-mode: pair
+# vm-timeout: 300
+#
+# sparkperf-ctl bench for real between the two "Sparks": spark2 starts the
+# servers (bench's "server none"), spark1 runs bench perftest (one link, then
+# both devices side by side) and bench iperf3, then the same tools directly,
+# and compares: within 0.5x..2x, since the runs are separate. Small volumes:
+# soft-RoCE under emulation moves 10 to 20 MB/s.
+# shellcheck source=tests/vm/lib.sh
+. "$SP_REPO/tests/vm/lib.sh"
+
+tmp=$(mktemp -d)
+iters=300
+pt_opts=(-i 1 -F --report_gbits -s 65536 -n "$iters")
+
+# listening PORT: a TCP listener on it (servers are started in the background)
+listening() {
+	sp_wait_for "ss -Hltn 'sport = :$1' | grep -q ." 30
+}
+
+# pt_server DEV PORT: an ib_write_bw server for one run, in the background
+pt_server() {
+	timeout 120 ib_write_bw -d "$1" -p "$2" "${pt_opts[@]}" >"$tmp/server.$1.$2" 2>&1 &
+	listening "$2"
+	sp_ok "spark2: ib_write_bw server on $1 port $2"
+}
+
+# ip_server: an iperf3 server for one test, in the background
+ip_server() {
+	timeout 120 iperf3 -s -1 -B "$SP_VM_ADDR" -p 5201 >"$tmp/iperf3-server" 2>&1 &
+	listening 5201
+	sp_ok "spark2: iperf3 server on $SP_VM_ADDR port 5201"
+}
+
+# within A B: A/B in 0.5..2
+within() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(b > 0 && a / b >= 0.5 && a / b <= 2) }'
+}
+
+# round NAME SERVERS RUN: spark2 starts its servers, spark1 runs; both wait for the end
+round() {
+	if sp_is_b; then
+		"$2"
+		sp_barrier "$1-up" || sp_fail "barrier $1-up"
+		sp_barrier "$1-done" || sp_fail "barrier $1-done"
+		wait
+	else
+		if sp_barrier "$1-up"; then
+			"$3"
+		else
+			sp_fail "$1" "spark2's servers never came up"
+		fi
+		sp_barrier "$1-done" || sp_fail "barrier $1-done"
+	fi
+}
+
+servers_one() { pt_server "$SP_VM_RDMA_DEV" 12000; }
+servers_two() {
+	pt_server "$SP_VM_RDMA_DEV" 12000
+	pt_server "$SP_VM_RDMA_DEV2" 12001
+}
+
+bench_one() {
+	sp_test "spark1: bench perftest write_bw over $SP_VM_RDMA_DEV, traced" \
+		sh -c "sparkperf-ctl -j bench perftest peer $SP_VM_PEER dev $SP_VM_RDMA_DEV \
+			size 65536 iters $iters trace out $tmp/one >$tmp/one.json"
+	sp_diag "$(jq -c '{verdict: .verdict.status, gbit: .results[0].bw_average_gbit_per_s,
+		cmd: .commands[1].command_line}' "$tmp/one.json")"
+	jq -e --arg d "$SP_VM_RDMA_DEV" --argjson n "$iters" '.verdict.status == "ok" and
+		.commands[0].role == "manual" and .commands[1].exit_status == 0 and
+		.results[0].device == $d and .results[0].unit_reported == "Gbit/s" and
+		.results[0].rows[0].bytes == 65536 and .results[0].rows[0].iterations == $n and
+		.results[0].bw_average_gbit_per_s > 0' "$tmp/one.json" >/dev/null
+	sp_ok "spark1: bench perftest document: one result, the exact command, verdict ok"
+	# soft-RoCE sends its packets through the netdev: both counters see them
+	sp_diag "$(jq -c '[.counters.devices[] | {dev, moved: [.counters[] |
+		select(.delta > 0) | {(.name): .delta}] | add}]' "$tmp/one.json")"
+	jq -e --arg d "$SP_VM_RDMA_DEV" --arg nd "$SP_VM_NETDEV" --argjson n "$iters" '
+		.counters.source == "sysfs snapshot" and
+		([.counters.devices[] | select(.kind == "rdma" and .dev == $d) | .counters[] |
+		  select(.name == "hw_counters/sent_pkts") | .delta][0] >= $n) and
+		([.counters.devices[] | select(.kind == "netdev" and .dev == $nd) | .counters[] |
+		  select(.name == "tx_bytes") | .delta][0] >= $n * 65536)' "$tmp/one.json" >/dev/null
+	sp_ok "spark1: trace: $SP_VM_RDMA_DEV sent_pkts and $SP_VM_NETDEV tx_bytes grew by the run"
+}
+
+direct_one() {
+	sp_test "spark1: ib_write_bw directly over $SP_VM_RDMA_DEV" \
+		sh -c "timeout 120 ib_write_bw -d $SP_VM_RDMA_DEV -p 12000 ${pt_opts[*]} \
+			$SP_VM_PEER >$tmp/direct.txt 2>&1"
+	sparkperf-ctl -j bench parse perftest "$tmp/direct.txt" >"$tmp/direct.json"
+	a=$(jq -r '.results[0].bw_average_gbit_per_s' "$tmp/one.json")
+	b=$(jq -r '.results[0].bw_average_gbit_per_s' "$tmp/direct.json")
+	sp_diag "perftest write_bw 64 KiB x $iters: bench $a Gbit/s, direct $b Gbit/s"
+	within "$a" "$b"
+	sp_ok "spark1: bench perftest and ib_write_bw agree within 0.5x..2x"
+}
+
+bench_two() {
+	sp_test "spark1: bench perftest over $SP_VM_RDMA_DEV and $SP_VM_RDMA_DEV2 at once" \
+		sh -c "sparkperf-ctl -j bench perftest peer $SP_VM_PEER,$SP_VM_PEER2 \
+			dev $SP_VM_RDMA_DEV,$SP_VM_RDMA_DEV2 size 65536 iters $iters \
+			out $tmp/two >$tmp/two.json"
+	sp_diag "$(jq -c '{verdict: .verdict.status, sum: .summary.gbit_per_s,
+		parts: [.results[] | {label: .label, gbit: .bw_average_gbit_per_s}]}' \
+		"$tmp/two.json")"
+	jq -e --arg d1 "$SP_VM_RDMA_DEV" --arg d2 "$SP_VM_RDMA_DEV2" '.verdict.status == "ok" and
+		(.results | length) == 2 and .results[0].device == $d1 and
+		.results[1].device == $d2 and .summary.parts == 2 and
+		(.summary.gbit_per_s - (.results[0].bw_average_gbit_per_s +
+		 .results[1].bw_average_gbit_per_s) | fabs) < 1e-6' "$tmp/two.json" >/dev/null
+	sp_ok "spark1: one result per device, and their sum"
+}
+
+bench_iperf3() {
+	sp_test "spark1: bench iperf3, 2 streams" \
+		sh -c "sparkperf-ctl -j bench iperf3 peer $SP_VM_PEER streams 2 duration 2 \
+			out $tmp/ip >$tmp/ip.json"
+	jq -e '.verdict.status == "ok" and .results[0].format == "json" and
+		(.results[0].streams | length) == 2 and .results[0].gbit_per_s > 0 and
+		.commands[1].command_line == "iperf3 -c '"$SP_VM_PEER"' -p 5201 -P 2 -t 2 -J"' \
+		"$tmp/ip.json" >/dev/null
+	sp_ok "spark1: bench iperf3 document: 2 streams, received rate, verdict ok"
+}
+
+direct_iperf3() {
+	sp_test "spark1: iperf3 directly, 2 streams" \
+		sh -c "timeout 60 iperf3 -c $SP_VM_PEER -p 5201 -P 2 -t 2 -J >$tmp/ip-direct.json"
+	a=$(jq -r '.results[0].gbit_per_s' "$tmp/ip.json")
+	b=$(jq -r '.end.sum_received.bits_per_second / 1e9' "$tmp/ip-direct.json")
+	sp_diag "iperf3 -P 2 -t 2: bench $a Gbit/s, direct $b Gbit/s"
+	within "$a" "$b"
+	sp_ok "spark1: bench iperf3 and iperf3 agree within 0.5x..2x"
+}
+
+round perftest-one servers_one bench_one
+round perftest-direct servers_one direct_one
+round perftest-two servers_two bench_two
+round iperf3-bench ip_server bench_iperf3
+round iperf3-direct ip_server direct_iperf3
+
+# the documents stay with the run's logs (build/vm/runs/*/spark1/out)
+if sp_is_a; then
+	cp "$tmp"/*.json "$SP_OUT/" 2>/dev/null
+fi
+rm -rf "$tmp"
+sp_plan_done

@@ -1,0 +1,945 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparkperf-ctl bench: runs the benchmarks the field uses between Sparks
+ * (perftest, iperf3, nccl-tests under mpirun) and on one Spark (vLLM,
+ * SGLang, TensorRT-LLM, llama.cpp) as the DGX Spark performance guide and
+ * the two-Spark blog run them, and turns what they print into one result
+ * document: the exact command lines, how each ended, the parsed metrics with
+ * their units, a verdict, and (trace) the devices' counters. "bench parse"
+ * makes the same document from an output saved earlier.
+ *
+ * benchcmd.c builds the commands, benchrun.c runs them and reads sysfs,
+ * benchparse.c reads their outputs, print.c prints the document.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchcmd.h"
+#include "benchparse.h"
+#include "benchrun.h"
+#include "cmd.h"
+#include "err.h"
+#include "parse.h"
+#include "print.h"
+#include "run.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Pairs (perftest) or clients (iperf3) of one run, hosts of an mpirun. */
+#define BENCH_PEERS_MAX 8
+#define BENCH_HOSTS_MAX 64
+
+/* Deadlines of a group of clients or a step, when "timeout" is not given. */
+#define NET_TIMEOUT_MS (300 * 1000)
+#define NCCL_TIMEOUT_MS (1800 * 1000)
+#define LLM_TIMEOUT_MS (3600 * 1000)
+#define TIMEOUT_MAX_MS (24 * 3600 * 1000U)
+
+/* What a dry run shows for the output directory it did not create. */
+#define DRY_RUN_DIR "/tmp/sparkperf-bench-XXXXXX"
+
+static const char bench_usage[] =
+	"Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer ADDR[,ADDR...] [ dev DEV[,DEV...] ]\n"
+	"               [ peer-dev DEV[,DEV...] ] [ test TEST ] [ size SIZE ] [ qps N ]\n"
+	"               [ iters N | duration SECS ] [ port PORT ] [ gid-index N ]\n"
+	"               [ server SERVER ] [ ssh HOST ] [ out DIR ] [ timeout TIME ] [ trace ]\n"
+	"               [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench iperf3 peer ADDR[,ADDR...] [ streams N ]\n"
+	"               [ cpus CPUS ] [ duration SECS ] [ port PORT ] [ server SERVER ]\n"
+	"               [ ssh HOST ] [ out DIR ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench nccl [ hosts HOST[,HOST...] ] [ test COLL ]\n"
+	"               [ hca HCA ] [ sizes SIZES ] [ channels-per-peer CPP ] [ np N ]\n"
+	"               [ gpus N ] [ iters N ] [ warmup N ] [ nccl-tests DIR ]\n"
+	"               [ oob-if IFNAME ] [ min-busbw GBPS ] [ out DIR ] [ timeout TIME ]\n"
+	"               [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench vllm model MODEL [ mode MODE ] [ image IMAGE ]\n"
+	"               [ isl N ] [ osl N ] [ concurrency N ] [ prompts N ] [ url URL ]\n"
+	"               [ out DIR ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench sglang model MODEL [ mode MODE ] [ image IMAGE ]\n"
+	"               [ isl N ] [ osl N ] [ concurrency N ] [ prompts N ] [ url URL ]\n"
+	"               [ out DIR ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench trtllm model MODEL [ image IMAGE ] [ isl N ]\n"
+	"               [ osl N ] [ concurrency N ] [ prompts N ] [ out DIR ] [ timeout TIME ]\n"
+	"               [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench llama model FILE [ isl N ] [ osl N ]\n"
+	"               [ threads N ] [ llama-bench PATH ] [ image IMAGE ] [ out DIR ]\n"
+	"               [ timeout TIME ] [ trace ] [ dry-run ]\n"
+	"       sparkperf-ctl [ OPTIONS ] bench parse TOOL FILE [ unit UNIT ] [ exit N ]\n"
+	"               [ hosts N ] [ min-busbw GBPS ] [ prompts N ]\n"
+	"       sparkperf-ctl bench help\n"
+	"where  OPTIONS := { -j[son] | -p[retty] }\n"
+	"       ADDR := the peer's address on a link to measure; several: one pair (perftest)\n"
+	"               or client (iperf3) each, all at once, added up\n"
+	"       DEV := this host's RDMA device for each ADDR (peer-dev: the peer's; default\n"
+	"              the same names)\n"
+	"       TEST := { write_bw | write_lat | read_bw | read_lat | send_bw | send_lat }\n"
+	"       SIZE := bytes per message (K = 1024, M = 1048576)\n"
+	"       SECS := whole seconds, 1..3600\n"
+	"       PORT := the first pair's TCP port, the next ones' after it; default 12000\n"
+	"               (perftest BW), 13000 (latency), 5201 (iperf3)\n"
+	"       SERVER := { none | local | ssh }: none (default) expects the servers to run on\n"
+	"                 the peer already (dry-run prints their commands), local starts them\n"
+	"                 on this host, ssh on HOST (default the first ADDR) over ssh\n"
+	"       CPUS := a CPU list for each client, '/' between them (0-9/10-19), or auto\n"
+	"       COLL := { sendrecv | all_reduce | all_gather }, default sendrecv\n"
+	"       HCA := NCCL_IB_HCA (rocep1s0f0,roceP2p1s0f0; prefixes, '=' exact, '^' not)\n"
+	"       SIZES := A..B, default 256M..4G (K, M, G: powers of 1024), factor 2\n"
+	"       CPP := NCCL_NCHANNELS_PER_NET_PEER: a number, or sweep (1, 2, 4, 8, 16:\n"
+	"              one run each)\n"
+	"       DIR := output directory (created); default a new /tmp/sparkperf-bench-*;\n"
+	"              nccl-tests: where the *_perf binaries are, default ~/nccl-tests/build\n"
+	"       TIME := how long each group of clients, or each step, may take: seconds or\n"
+	"               with a unit (ms, s, m, h); default 300 s (+ duration), nccl\n"
+	"               30 min, LLMs 1 h\n"
+	"       GBPS := bus bandwidth in GB/s (10^9 bytes/s) to warn under; default\n"
+	"               21.875 for two hosts of one rank each (two Sparks)\n"
+	"       MODE := { serve | throughput | offline }: vllm serve|throughput, sglang\n"
+	"               serve|offline (serve: against the server at URL)\n"
+	"       IMAGE := the container image; default the guide's; none: run on this host\n"
+	"       TOOL := { perftest | iperf3 | nccl | mpirun | vllm | sglang | trtllm | llama }\n"
+	"       UNIT := { gbit | mib }: the unit of a perftest --out_json file\n"
+	"Rates: Gbit/s = 10^9 bit/s, GB/s = 10^9 byte/s, MiB/s = 2^20 byte/s.\n"
+	"nccl: busbw x 8 = Gbit/s each way for two ranks. Exit status 1 when the\n"
+	"verdict is fail.\n";
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+/* The options every bench takes. */
+struct common {
+	const char *out;
+	uint32_t timeout_ms;
+	bool trace, dry_run;
+};
+
+#define COMMON_KV(c) \
+	{ .key = "out", .what = "output directory", .type = SP_KV_STRING, .dst = &(c)->out }, \
+	{ .key = "timeout", .type = SP_KV_DURATION_MS, .min = 1000, .max = TIMEOUT_MAX_MS, \
+	  .dst = &(c)->timeout_ms }, \
+	{ .key = "trace", .type = SP_KV_FLAG, .dst = &(c)->trace }, \
+	{ .key = "dry-run", .type = SP_KV_FLAG, .dst = &(c)->dry_run }
+
+static int parse_kv(const char *bench, int argc, char **argv, struct sp_kv *kv, size_t n)
+{
+	char err[256];
+
+	if (sp_parse_kv(argc, argv, kv, n, err, sizeof(err)))
+		return sp_usage_error("bench", "bench %s: %s", bench, err);
+	return SP_EXIT_OK;
+}
+
+/*
+ * Words that reach a remote shell (ssh) or a command line: names, addresses
+ * and lists of them only, never an option.
+ */
+static bool word_ok(const char *s)
+{
+	return *s && *s != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@%+,-") ==
+	       strlen(s);
+}
+
+/* "A,B": at most max words; what names the list in errors. */
+static int parse_words(const char *what, const char *s, struct sp_list *out, size_t max)
+{
+	size_t i;
+
+	if (sp_parse_list(s, out))
+		return sp_usage_error("bench", "Invalid %s: '%s' (A[,B...])", what, s);
+	if (out->n > max)
+		return sp_usage_error("bench", "Too many in the %s: %zu (at most %zu)", what,
+				      out->n, max);
+	for (i = 0; i < out->n; i++)
+		if (!word_ok(out->items[i]))
+			return sp_usage_error("bench", "Invalid %s item: '%s'", what,
+					      out->items[i]);
+	return SP_EXIT_OK;
+}
+
+/* "peer ADDR[,ADDR...]", which perftest and iperf3 require. */
+static int parse_peers(const char *bench, const char *peer, struct sp_list *peers)
+{
+	if (!peer)
+		return sp_usage_error("bench", "bench %s: missing 'peer ADDR[,ADDR...]'", bench);
+	return parse_words("peer address list", peer, peers, BENCH_PEERS_MAX);
+}
+
+/* "server none|local|ssh" and "ssh HOST". */
+static int parse_server(const char *bench, const char *server, const char *ssh_host,
+			enum sp_bench_server *out)
+{
+	if (server && sp_bench_server_parse(server, out))
+		return sp_usage_error("bench", "bench %s: invalid server '%s' (none, local, ssh)",
+				      bench, server);
+	if (ssh_host && !word_ok(ssh_host))
+		return sp_usage_error("bench", "bench %s: invalid ssh host '%s'", bench, ssh_host);
+	return SP_EXIT_OK;
+}
+
+/* ---- what is traced -------------------------------------------------------------- */
+
+struct devices {
+	struct sp_bench_lines netdevs, rdma;
+};
+
+static bool listed(const struct sp_bench_lines *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+static int add_unique(struct sp_bench_lines *l, const char *s)
+{
+	return listed(l, s) ? 0 : sp_bench_lines_add(l, s);
+}
+
+/* The RDMA devices, and the netdevs under them. */
+static int add_rdma(struct devices *d, const char *dev)
+{
+	char nd[64];
+	int ret = add_unique(&d->rdma, dev);
+
+	if (!ret && !sp_bench_rdma_netdev("/sys", dev, nd, sizeof(nd)))
+		ret = add_unique(&d->netdevs, nd);
+	return ret;
+}
+
+/* The netdev of the route to addr, and the RDMA devices on it. */
+static int add_route(struct devices *d, const char *addr)
+{
+	struct sp_bench_lines rdma = { 0 };
+	char nd[64];
+	size_t i;
+	int ret;
+
+	if (sp_bench_route_netdev(addr, nd, sizeof(nd)))
+		return 0;
+	ret = add_unique(&d->netdevs, nd);
+	if (!ret)
+		ret = sp_bench_netdev_rdma("/sys", nd, &rdma);
+	for (i = 0; !ret && i < rdma.n; i++)
+		ret = add_unique(&d->rdma, rdma.v[i]);
+	sp_bench_lines_free(&rdma);
+	return ret;
+}
+
+static void devices_free(struct devices *d)
+{
+	sp_bench_lines_free(&d->netdevs);
+	sp_bench_lines_free(&d->rdma);
+}
+
+/* ---- one bench, from its commands to its document ------------------------------------- */
+
+struct bench {
+	const char *name;
+	struct common c;
+	int64_t default_timeout_ms;
+	struct sp_bench_cmds cmds;
+	struct devices devs;		/* traced */
+	/* how the results are judged */
+	size_t hosts;
+	double min_busbw;
+	uint64_t requested;
+	/* a file the commands read, written to the output directory first */
+	const char *file_name, *file_text;
+	char out_dir[4096];
+};
+
+/* Moves the problems of a judgement into the document's verdict, under result. */
+static int file_problems(struct sp_bench_doc *doc, struct sp_bench_verdict *v, int result)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < v->n; i++) {
+		ret = sp_bench_problem_add(&doc->verdict, v->problems[i].level, v->problems[i].code,
+					   "%s", v->problems[i].message);
+		if (!ret)
+			doc->verdict.problems[doc->verdict.n - 1].result = result;
+	}
+	sp_bench_verdict_free(v);
+	return ret;
+}
+
+/* Parses text as the tool's output into r, and judges it. 0 or -ENOMEM. */
+static int parse_judge(struct sp_bench_result *r, const char *text, const char *json,
+		       int exit_status, const struct bench *b, enum sp_perftest_unit unit,
+		       struct sp_bench_verdict *v)
+{
+	struct sp_nccl j;
+	int ret;
+
+	switch (r->tool) {
+	case SP_BENCH_PERFTEST:
+		ret = sp_perftest_parse(text, unit, &r->u.perftest);
+		return ret ? ret : sp_perftest_judge(&r->u.perftest, exit_status, v);
+	case SP_BENCH_IPERF3:
+		ret = sp_iperf3_parse(text, &r->u.iperf3);
+		return ret ? ret : sp_iperf3_judge(&r->u.iperf3, exit_status, v);
+	case SP_BENCH_NCCL:
+		ret = sp_nccl_parse(text, &r->u.nccl);
+		if (!ret && json) {
+			ret = sp_nccl_parse(json, &j);
+			if (!ret)
+				sp_nccl_take_json_numbers(&r->u.nccl, &j);
+			sp_nccl_free(&j);
+		}
+		return ret ? ret : sp_nccl_judge(&r->u.nccl, exit_status, b->hosts, b->min_busbw, v);
+	case SP_BENCH_NONE:
+		return 0;
+	default:
+		ret = sp_llm_parse((enum sp_llm_tool)(r->tool - SP_BENCH_VLLM), text, b->requested,
+				   &r->u.llm);
+		return ret ? ret : sp_llm_judge(&r->u.llm, exit_status, v);
+	}
+}
+
+/* stdout then stderr: perftest and nccl-tests say why they failed on either. */
+static char *output_of(const char *dir, const struct sp_bench_cmd *c, bool with_stderr)
+{
+	char *out = sp_bench_read_file(dir, c->stdout_name);
+	char *err = with_stderr ? sp_bench_read_file(dir, c->stderr_name) : NULL;
+	char *all = NULL;
+
+	if (asprintf(&all, "%s%s", out ? out : "", err ? err : "") < 0)
+		all = NULL;
+	free(out);
+	free(err);
+	return all;
+}
+
+/*
+ * What the parsers do not see: a step without results of its own that
+ * failed (the dataset of trtllm-bench), a command that never ran because
+ * one before it failed. Servers answer for themselves through their clients.
+ */
+static int judge_unparsed(const struct sp_bench_cmd *c, const char *dir,
+			  struct sp_bench_verdict *v)
+{
+	if (c->role != SP_BENCH_ROLE_STEP && c->role != SP_BENCH_ROLE_CLIENT)
+		return 0;
+	if (!c->x.ran)
+		return c->x.exec_error ? 0 : sp_bench_problem_add(v, SP_BENCH_FAIL, "not_run",
+			"%s did not run: what it needed failed first", c->name);
+	if (c->tool != SP_BENCH_NONE || (!c->x.exit_status && !c->x.signal))
+		return 0;
+	if (c->x.signal)
+		return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+					    "%s ended by signal %d; see %s/%s", c->name,
+					    c->x.signal, dir, c->stderr_name);
+	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+				    "%s exited with status %d; see %s/%s", c->name,
+				    c->x.exit_status, dir, c->stderr_name);
+}
+
+/* The results of the commands that ran and have a parser. 0 or -ENOMEM. */
+static int collect_results(struct bench *b, struct sp_bench_doc *doc)
+{
+	size_t i;
+	int ret = 0;
+
+	doc->results = calloc(b->cmds.n ? b->cmds.n : 1, sizeof(*doc->results));
+	if (!doc->results)
+		return -ENOMEM;
+	for (i = 0; !ret && i < b->cmds.n; i++) {
+		struct sp_bench_cmd *c = &b->cmds.v[i];
+		struct sp_bench_result *r = &doc->results[doc->n_results];
+		struct sp_bench_verdict v = { 0 };
+		bool nccl = c->tool == SP_BENCH_NCCL;
+		char *text, *json = NULL;
+
+		ret = judge_unparsed(c, b->out_dir, &doc->verdict);
+		if (ret || c->tool == SP_BENCH_NONE || !c->x.ran)
+			continue;
+		/* iperf3's stdout is one JSON document: its stderr stays apart */
+		text = c->json_name && !nccl ? sp_bench_read_file(b->out_dir, c->json_name) :
+		       output_of(b->out_dir, c, c->tool != SP_BENCH_IPERF3);
+		if (nccl && c->json_name)
+			json = sp_bench_read_file(b->out_dir, c->json_name);
+		r->tool = c->tool;
+		r->command = (int)i;
+		r->label = strdup(c->label ? c->label : c->name);
+		if (asprintf(&r->source, "%s/%s", b->out_dir,
+			     c->json_name && !nccl ? c->json_name : c->stdout_name) < 0)
+			r->source = NULL;
+		ret = !text || !r->label || !r->source ? -ENOMEM :
+		      parse_judge(r, text, json, c->x.exit_status, b, SP_PERFTEST_UNIT_GBIT, &v);
+		if (!ret)
+			ret = file_problems(doc, &v, (int)doc->n_results);
+		doc->n_results++;
+		free(text);
+		free(json);
+	}
+	return ret;
+}
+
+static void env_collect(struct sp_run_env *e, bool with_module)
+{
+	struct sp_nl nl;
+
+	if (with_module && !sp_nl_open(&nl)) {
+		sp_run_env_collect(&nl, e);
+		sp_nl_close(&nl);
+	} else {
+		sp_run_env_collect(NULL, e);
+	}
+}
+
+static void doc_free(struct sp_bench_doc *doc)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n_results; i++)
+		sp_bench_result_free(&doc->results[i]);
+	free(doc->results);
+	sp_bench_verdict_free(&doc->verdict);
+}
+
+/* Prints the document; the exit status it earns. */
+static int print_doc(struct sp_bench_doc *doc)
+{
+	int ret = sp_print_bench(doc);
+
+	if (ret) {
+		sp_err(stderr, "cannot print the results: %s", strerror(-ret));
+		return SP_EXIT_ERROR;
+	}
+	return doc->verdict.level == SP_BENCH_FAIL ? SP_EXIT_ERROR : SP_EXIT_OK;
+}
+
+/* Runs what b holds (or shows it: dry-run) and prints its document. */
+static int bench_exec(struct bench *b, int argc, char **argv)
+{
+	struct sp_bench_doc doc = {
+		.bench = b->name, .dry_run = b->c.dry_run, .args = argv, .n_args = (size_t)argc,
+		.input_exit = SP_BENCH_EXIT_UNKNOWN, .cmds = &b->cmds,
+	};
+	struct sp_bench_run_cfg cfg = {
+		.dir = b->out_dir,
+		.timeout_ms = b->c.timeout_ms ? b->c.timeout_ms : b->default_timeout_ms,
+	};
+	struct sp_bench_counters counters;
+	struct sp_run_env env;
+	struct sp_run_sig sig = { 0 };
+	int ret, rc;
+
+	env_collect(&env, !b->c.dry_run);
+	doc.env = &env.env;
+	doc.out_dir = b->out_dir;
+	if (b->c.dry_run)
+		return print_doc(&doc);
+	if (b->file_name) {
+		ret = sp_bench_write_file(b->out_dir, b->file_name, b->file_text);
+		if (ret) {
+			sp_err(stderr, "cannot write %s/%s: %s", b->out_dir, b->file_name,
+			       strerror(-ret));
+			return SP_EXIT_ERROR;
+		}
+	}
+	if (b->c.trace) {
+		ret = sp_bench_counters_begin(&counters, "/sys",
+					      (const char *const *)b->devs.netdevs.v,
+					      b->devs.netdevs.n,
+					      (const char *const *)b->devs.rdma.v, b->devs.rdma.n);
+		if (ret) {
+			sp_bench_counters_free(&counters);
+			sp_err(stderr, "%s", strerror(-ret));
+			return SP_EXIT_ERROR;
+		}
+		doc.counters = &counters;
+	}
+	sp_run_signals_catch(&sig);
+	cfg.sig = &sig;
+	ret = sp_bench_run(&b->cmds, &cfg, &doc.verdict);
+	sp_run_signals_restore(&sig);
+	if (b->c.trace)
+		sp_bench_counters_end(&counters, "/sys");
+	if (!ret)
+		ret = collect_results(b, &doc);
+	rc = ret ? SP_EXIT_ERROR : print_doc(&doc);
+	if (ret)
+		sp_err(stderr, "%s", strerror(-ret));
+	if (b->c.trace)
+		sp_bench_counters_free(&counters);
+	doc_free(&doc);
+	return rc;
+}
+
+/* The output directory (dry-run: named, not made); an exit status. */
+static int prepare(struct bench *b)
+{
+	int ret;
+
+	if (b->c.dry_run) {
+		snprintf(b->out_dir, sizeof(b->out_dir), "%s", b->c.out ? b->c.out : DRY_RUN_DIR);
+		return SP_EXIT_OK;
+	}
+	ret = sp_bench_outdir(b->c.out, b->out_dir, sizeof(b->out_dir));
+	if (ret) {
+		sp_err(stderr, "cannot make the output directory %s: %s",
+		       b->c.out ? b->c.out : "in /tmp", strerror(-ret));
+		return SP_EXIT_ERROR;
+	}
+	return SP_EXIT_OK;
+}
+
+/* Builds (build's return: 0, -ENOMEM, -EINVAL), runs, prints, frees. */
+static int finish(struct bench *b, int built, int argc, char **argv)
+{
+	int rc = SP_EXIT_ERROR;
+
+	if (built)
+		sp_err(stderr, "%s", strerror(-built));
+	else
+		rc = bench_exec(b, argc, argv);
+	sp_bench_cmds_free(&b->cmds);
+	devices_free(&b->devs);
+	return rc;
+}
+
+/* ---- bench perftest ------------------------------------------------------------------ */
+
+enum {
+	PT_PEER, PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_DURATION, PT_PORT,
+	PT_GID, PT_SERVER, PT_SSH, PT_N
+};
+
+static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	struct bench b = { .name = "perftest", .default_timeout_ms = NET_TIMEOUT_MS };
+	const char *peer = NULL, *dev = NULL, *peer_dev = NULL, *test = NULL, *server = NULL;
+	struct sp_bench_perftest_opts o = { .gid_index = -1 };
+	struct sp_list peers = { 0 }, devs = { 0 }, pdevs = { 0 };
+	uint32_t port = 0, gid = 0;
+	struct sp_kv kv[] = {
+		[PT_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
+			      .dst = &peer },
+		[PT_DEV] = { .key = "dev", .type = SP_KV_STRING, .dst = &dev },
+		[PT_PEER_DEV] = { .key = "peer-dev", .type = SP_KV_STRING, .dst = &peer_dev },
+		[PT_TEST] = { .key = "test", .type = SP_KV_STRING, .dst = &test },
+		[PT_SIZE] = { .key = "size", .type = SP_KV_SIZE, .min = 1, .max = 1ULL << 31,
+			      .dst = &o.size },
+		[PT_QPS] = { .key = "qps", .type = SP_KV_U32, .min = 1, .max = 16384, .dst = &o.qps },
+		[PT_ITERS] = { .key = "iters", .type = SP_KV_U64, .min = 5, .max = 1000000000000ULL,
+			       .dst = &o.iters },
+		[PT_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
+				  .dst = &o.duration_s },
+		[PT_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
+			      .dst = &port },
+		[PT_GID] = { .key = "gid-index", .type = SP_KV_U32, .max = 255, .dst = &gid },
+		[PT_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
+		[PT_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
+			     .dst = &o.ssh_host },
+		COMMON_KV(&b.c),
+	};
+	size_t i;
+	int rc, built;
+
+	(void)ctx;
+	rc = parse_kv("perftest", argc, argv, kv, ARRAY_SIZE(kv));
+	if (!rc)
+		rc = parse_peers("perftest", peer, &peers);
+	if (!rc && dev)
+		rc = parse_words("device list", dev, &devs, BENCH_PEERS_MAX);
+	if (!rc && peer_dev)
+		rc = parse_words("peer device list", peer_dev, &pdevs, BENCH_PEERS_MAX);
+	if (!rc && ((dev && devs.n != peers.n) || (peer_dev && pdevs.n != peers.n)))
+		rc = sp_usage_error("bench", "bench perftest: give one device per peer address");
+	if (!rc && test && sp_perftest_test_parse(test, &o.test))
+		rc = sp_usage_error("bench", "bench perftest: invalid test '%s'", test);
+	if (!rc)
+		rc = parse_server("perftest", server, o.ssh_host, &o.server);
+	if (!rc && o.iters && o.duration_s)
+		rc = sp_usage_error("bench", "bench perftest: 'iters' and 'duration' cannot be "
+				    "used together");
+	if (!rc)
+		rc = prepare(&b);
+	if (rc)
+		goto out;
+	o.peers = (const char *const *)peers.items;
+	o.n_peers = peers.n;
+	o.devs = (const char *const *)devs.items;
+	o.n_devs = devs.n;
+	o.peer_devs = (const char *const *)pdevs.items;
+	o.n_peer_devs = pdevs.n;
+	o.port = (uint16_t)port;
+	if (kv[PT_GID].seen)
+		o.gid_index = (int)gid;
+	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
+	built = sp_bench_perftest_cmds(&o, &b.cmds);
+	for (i = 0; !built && b.c.trace && i < peers.n; i++)
+		built = devs.n ? add_rdma(&b.devs, devs.items[i]) : add_route(&b.devs, peers.items[i]);
+	rc = finish(&b, built, argc, argv);
+out:
+	sp_list_free(&peers);
+	sp_list_free(&devs);
+	sp_list_free(&pdevs);
+	return rc;
+}
+
+/* ---- bench iperf3 -------------------------------------------------------------------- */
+
+enum { IP_PEER, IP_STREAMS, IP_CPUS, IP_DURATION, IP_PORT, IP_SERVER, IP_SSH, IP_N };
+
+static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	struct bench b = { .name = "iperf3", .default_timeout_ms = NET_TIMEOUT_MS };
+	const char *peer = NULL, *cpus = NULL, *server = NULL;
+	char sets[BENCH_PEERS_MAX][SP_BENCH_CPUSET_LEN];
+	struct sp_bench_iperf3_opts o = { 0 };
+	struct sp_list peers = { 0 };
+	uint32_t port = 0;
+	struct sp_kv kv[] = {
+		[IP_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
+			      .dst = &peer },
+		[IP_STREAMS] = { .key = "streams", .type = SP_KV_U32, .min = 1, .max = 128,
+				 .dst = &o.streams },
+		[IP_CPUS] = { .key = "cpus", .type = SP_KV_STRING, .dst = &cpus },
+		[IP_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
+				  .dst = &o.duration_s },
+		[IP_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
+			      .dst = &port },
+		[IP_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
+		[IP_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
+			     .dst = &o.ssh_host },
+		COMMON_KV(&b.c),
+	};
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i;
+	int rc, built, ret;
+
+	(void)ctx;
+	rc = parse_kv("iperf3", argc, argv, kv, ARRAY_SIZE(kv));
+	if (!rc)
+		rc = parse_peers("iperf3", peer, &peers);
+	if (!rc && cpus) {
+		ret = sp_bench_cpus_parse(cpus, ncpus > 0 ? (unsigned int)ncpus : 1, peers.n, sets);
+		if (ret)
+			rc = sp_usage_error("bench", "bench iperf3: invalid cpus '%s' (%s)", cpus,
+					    ret == -ERANGE ? "fewer CPUs than clients" :
+					    "one list per peer address, '/' between them");
+		o.cpus = sets;
+	}
+	if (!rc)
+		rc = parse_server("iperf3", server, o.ssh_host, &o.server);
+	if (!rc)
+		rc = prepare(&b);
+	if (rc)
+		goto out;
+	o.peers = (const char *const *)peers.items;
+	o.n_peers = peers.n;
+	o.port = (uint16_t)port;
+	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
+	built = sp_bench_iperf3_cmds(&o, &b.cmds);
+	for (i = 0; !built && b.c.trace && i < peers.n; i++)
+		built = add_route(&b.devs, peers.items[i]);
+	rc = finish(&b, built, argc, argv);
+out:
+	sp_list_free(&peers);
+	return rc;
+}
+
+/* ---- bench nccl ------------------------------------------------------------------------ */
+
+enum {
+	NC_HOSTS, NC_TEST, NC_HCA, NC_SIZES, NC_CPP, NC_NP, NC_GPUS, NC_ITERS, NC_WARMUP,
+	NC_DIR, NC_OOB, NC_MIN, NC_N
+};
+
+/* "channels-per-peer N|sweep" */
+static int parse_channels(const char *s, struct sp_bench_nccl_opts *o)
+{
+	static const uint32_t sweep[] = SP_NCCL_CHANNEL_SWEEP;
+
+	if (!strcmp(s, "sweep")) {
+		memcpy(o->channels, sweep, sizeof(sweep));
+		o->n_channels = ARRAY_SIZE(sweep);
+		return 0;
+	}
+	o->n_channels = 1;
+	return sp_parse_u32(s, 1, 64, &o->channels[0]);
+}
+
+/* Where nccl-tests builds its binaries in the playbook: ~/nccl-tests/build. */
+static const char *default_bin_dir(char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+
+	snprintf(buf, len, "%s/nccl-tests/build", home ? home : "");
+	return buf;
+}
+
+static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	struct bench b = { .name = "nccl", .default_timeout_ms = NCCL_TIMEOUT_MS };
+	const char *hosts = NULL, *test = NULL, *sizes = NULL, *cpp = NULL, *min = NULL;
+	struct sp_bench_nccl_opts o = {
+		.min_bytes = 256ULL << 20, .max_bytes = 4ULL << 30,
+	};
+	struct sp_list hl = { 0 };
+	char bin_dir[4096];
+	struct sp_kv kv[] = {
+		[NC_HOSTS] = { .key = "hosts", .what = "host list", .type = SP_KV_STRING,
+			       .dst = &hosts },
+		[NC_TEST] = { .key = "test", .type = SP_KV_STRING, .dst = &test },
+		[NC_HCA] = { .key = "hca", .type = SP_KV_STRING, .dst = &o.hca },
+		[NC_SIZES] = { .key = "sizes", .type = SP_KV_STRING, .dst = &sizes },
+		[NC_CPP] = { .key = "channels-per-peer", .type = SP_KV_STRING, .dst = &cpp },
+		[NC_NP] = { .key = "np", .what = "rank count", .type = SP_KV_U32, .min = 1,
+			    .max = 4096, .dst = &o.np },
+		[NC_GPUS] = { .key = "gpus", .type = SP_KV_U32, .min = 1, .max = 64,
+			      .dst = &o.gpus },
+		[NC_ITERS] = { .key = "iters", .type = SP_KV_U32, .min = 1, .max = 1000000,
+			       .dst = &o.iters },
+		[NC_WARMUP] = { .key = "warmup", .type = SP_KV_U32, .min = 1, .max = 1000000,
+				.dst = &o.warmup },
+		[NC_DIR] = { .key = "nccl-tests", .what = "nccl-tests directory",
+			     .type = SP_KV_STRING, .dst = &o.bin_dir },
+		[NC_OOB] = { .key = "oob-if", .what = "interface", .type = SP_KV_STRING,
+			     .dst = &o.oob_if },
+		[NC_MIN] = { .key = "min-busbw", .type = SP_KV_STRING, .dst = &min },
+		COMMON_KV(&b.c),
+	};
+	struct sp_bench_lines hca = { 0 };
+	size_t i;
+	int rc, built;
+
+	(void)ctx;
+	rc = parse_kv("nccl", argc, argv, kv, ARRAY_SIZE(kv));
+	if (!rc && hosts)
+		rc = parse_words("host list", hosts, &hl, BENCH_HOSTS_MAX);
+	if (!rc && test && sp_nccl_test_parse(test, &o.test))
+		rc = sp_usage_error("bench", "bench nccl: invalid test '%s' (sendrecv, all_reduce, "
+				    "all_gather)", test);
+	if (!rc && sizes && sp_parse_size_range(sizes, 1, 1ULL << 40, &o.min_bytes, &o.max_bytes))
+		rc = sp_usage_error("bench", "bench nccl: invalid sizes '%s' (A..B)", sizes);
+	if (!rc && cpp && parse_channels(cpp, &o))
+		rc = sp_usage_error("bench", "bench nccl: invalid channels-per-peer '%s' (1..64 "
+				    "or sweep)", cpp);
+	if (!rc && min && (sp_bench_parse_number(min, &b.min_busbw) || b.min_busbw <= 0))
+		rc = sp_usage_error("bench", "bench nccl: invalid min-busbw '%s' (GB/s)", min);
+	if (!rc && o.hca && !word_ok(o.hca[0] == '^' || o.hca[0] == '=' ? o.hca + 1 : o.hca))
+		rc = sp_usage_error("bench", "bench nccl: invalid hca '%s'", o.hca);
+	if (!rc && o.oob_if && !word_ok(o.oob_if))
+		rc = sp_usage_error("bench", "bench nccl: invalid oob-if '%s'", o.oob_if);
+	if (!rc)
+		rc = prepare(&b);
+	if (rc)
+		goto out;
+	o.hosts = (const char *const *)hl.items;
+	o.n_hosts = hl.n;
+	if (!o.bin_dir)
+		o.bin_dir = default_bin_dir(bin_dir, sizeof(bin_dir));
+	o.out_dir = b.out_dir;
+	b.hosts = hl.n;
+	built = sp_bench_nccl_cmds(&o, &b.cmds);
+	if (!built && b.c.trace) {
+		built = sp_bench_hca_devs("/sys", o.hca, &hca);
+		for (i = 0; !built && i < hca.n; i++)
+			built = add_rdma(&b.devs, hca.v[i]);
+		if (!built && o.oob_if)
+			built = add_unique(&b.devs.netdevs, o.oob_if);
+	}
+	rc = finish(&b, built, argc, argv);
+out:
+	sp_bench_lines_free(&hca);
+	sp_list_free(&hl);
+	return rc;
+}
+
+/* ---- bench vllm, sglang, trtllm, llama ------------------------------------------------- */
+
+enum {
+	LL_MODEL, LL_MODE, LL_IMAGE, LL_ISL, LL_OSL, LL_CONC, LL_PROMPTS, LL_URL, LL_LLAMA,
+	LL_THREADS, LL_N
+};
+
+static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
+{
+	struct bench b = {
+		.name = sp_bench_tool_str((enum sp_bench_tool)(SP_BENCH_VLLM + tool)),
+		.default_timeout_ms = LLM_TIMEOUT_MS,
+	};
+	struct sp_bench_llm_opts o = { .tool = tool };
+	struct sp_kv kv[] = {
+		[LL_MODEL] = { .key = "model", .type = SP_KV_STRING, .dst = &o.model },
+		[LL_MODE] = { .key = "mode", .type = SP_KV_STRING, .dst = &o.mode },
+		[LL_IMAGE] = { .key = "image", .type = SP_KV_STRING, .dst = &o.image },
+		[LL_ISL] = { .key = "isl", .what = "input length", .type = SP_KV_U32, .min = 1,
+			     .max = 1 << 20, .dst = &o.isl },
+		[LL_OSL] = { .key = "osl", .what = "output length", .type = SP_KV_U32, .min = 1,
+			     .max = 1 << 20, .dst = &o.osl },
+		[LL_CONC] = { .key = "concurrency", .type = SP_KV_U32, .min = 1, .max = 65536,
+			      .dst = &o.concurrency },
+		[LL_PROMPTS] = { .key = "prompts", .type = SP_KV_U32, .min = 1, .max = 1 << 24,
+				 .dst = &o.prompts },
+		[LL_URL] = { .key = "url", .type = SP_KV_STRING, .dst = &o.url },
+		[LL_LLAMA] = { .key = "llama-bench", .what = "llama-bench path",
+			       .type = SP_KV_STRING, .dst = &o.llama_bench },
+		[LL_THREADS] = { .key = "threads", .type = SP_KV_U32, .min = 1, .max = 4096,
+				 .dst = &o.threads },
+		COMMON_KV(&b.c),
+	};
+	struct sp_bench_lines all = { 0 };
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i, n_kv = ARRAY_SIZE(kv);
+	int rc, built;
+
+	rc = parse_kv(b.name, argc, argv, kv, n_kv);
+	if (!rc && !o.model)
+		rc = sp_usage_error("bench", "bench %s: missing 'model %s'", b.name,
+				    tool == SP_LLM_LLAMA ? "FILE" : "MODEL");
+	if (!rc && o.mode && !sp_bench_llm_mode_valid(tool, o.mode))
+		rc = sp_usage_error("bench", "bench %s: invalid mode '%s' (default %s)", b.name,
+				    o.mode, sp_bench_llm_default_mode(tool));
+	if (!rc && o.url && strcmp(o.mode ? o.mode : sp_bench_llm_default_mode(tool), "serve"))
+		rc = sp_usage_error("bench", "bench %s: url is for mode serve", b.name);
+	if (!rc && (o.llama_bench || kv[LL_THREADS].seen) && tool != SP_LLM_LLAMA)
+		rc = sp_usage_error("bench", "bench %s: llama-bench and threads are for llama",
+				    b.name);
+	if (!rc)
+		rc = prepare(&b);
+	if (rc)
+		return rc;
+	o.home = getenv("HOME") ? getenv("HOME") : "/root";
+	o.out_dir = b.out_dir;
+	if (!o.threads && ncpus > 0)
+		o.threads = (uint32_t)ncpus;
+	b.requested = tool == SP_LLM_LLAMA ? 0 : o.prompts ? o.prompts : 1;
+	if (tool == SP_LLM_TRTLLM) {
+		b.file_name = SP_BENCH_TRTLLM_CONFIG_NAME;
+		b.file_text = sp_bench_trtllm_config;
+	}
+	built = sp_bench_llm_cmds(&o, &b.cmds);
+	if (!built && b.c.trace) {
+		/* one Spark: every RDMA port, for multi-node serving that would use them */
+		built = sp_bench_hca_devs("/sys", NULL, &all);
+		for (i = 0; !built && i < all.n; i++)
+			built = add_rdma(&b.devs, all.v[i]);
+	}
+	sp_bench_lines_free(&all);
+	return finish(&b, built, argc, argv);
+}
+
+#define LLM_BENCH(name, tool) \
+	static int bench_##name(const struct sp_ctx *ctx, int argc, char **argv) \
+	{ \
+		(void)ctx; \
+		return bench_llm(tool, argc, argv); \
+	}
+
+LLM_BENCH(vllm, SP_LLM_VLLM)
+LLM_BENCH(sglang, SP_LLM_SGLANG)
+LLM_BENCH(trtllm, SP_LLM_TRTLLM)
+LLM_BENCH(llama, SP_LLM_LLAMA)
+
+/* ---- bench parse --------------------------------------------------------------------- */
+
+enum { PA_UNIT, PA_EXIT, PA_HOSTS, PA_MIN, PA_PROMPTS, PA_N };
+
+static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	const char *unit = NULL, *min = NULL;
+	uint32_t exit_status = 0, hosts = 0;
+	struct bench b = { .name = "parse" };
+	struct sp_kv kv[] = {
+		[PA_UNIT] = { .key = "unit", .type = SP_KV_STRING, .dst = &unit },
+		[PA_EXIT] = { .key = "exit", .what = "exit status", .type = SP_KV_U32, .max = 255,
+			      .dst = &exit_status },
+		[PA_HOSTS] = { .key = "hosts", .what = "host count", .type = SP_KV_U32, .min = 1,
+			       .max = 4096, .dst = &hosts },
+		[PA_MIN] = { .key = "min-busbw", .type = SP_KV_STRING, .dst = &min },
+		[PA_PROMPTS] = { .key = "prompts", .type = SP_KV_U64, .min = 1, .max = 1 << 24,
+				 .dst = &b.requested },
+	};
+	enum sp_perftest_unit pt_unit = SP_PERFTEST_UNIT_UNKNOWN;
+	struct sp_bench_doc doc = { .bench = "parse", .input_exit = SP_BENCH_EXIT_UNKNOWN };
+	struct sp_bench_verdict v = { 0 };
+	struct sp_bench_result *r;
+	struct sp_run_env env;
+	enum sp_bench_tool tool;
+	char *text;
+	int rc, ret;
+
+	(void)ctx;
+	if (argc < 2)
+		return sp_usage_error("bench", "bench parse: missing %s", argc ? "FILE" : "TOOL FILE");
+	if (sp_bench_tool_parse(argv[0], &tool))
+		return sp_usage_error("bench", "bench parse: unknown tool '%s'", argv[0]);
+	rc = parse_kv("parse", argc - 2, argv + 2, kv, ARRAY_SIZE(kv));
+	if (!rc && unit && strcmp(unit, "gbit") && strcmp(unit, "mib"))
+		rc = sp_usage_error("bench", "bench parse: invalid unit '%s' (gbit or mib)", unit);
+	if (!rc && min && (sp_bench_parse_number(min, &b.min_busbw) || b.min_busbw <= 0))
+		rc = sp_usage_error("bench", "bench parse: invalid min-busbw '%s' (GB/s)", min);
+	if (rc)
+		return rc;
+	if (unit)
+		pt_unit = !strcmp(unit, "gbit") ? SP_PERFTEST_UNIT_GBIT : SP_PERFTEST_UNIT_MIB;
+	text = sp_bench_read_file(NULL, argv[1]);
+	if (!text) {
+		sp_err(stderr, "cannot read %s: %s", argv[1], strerror(errno ? errno : EIO));
+		return SP_EXIT_ERROR;
+	}
+	b.hosts = hosts;
+	doc.input = argv[1];
+	doc.input_exit = kv[PA_EXIT].seen ? (int)exit_status : sp_bench_exit_trailer(text);
+	doc.args = argv;
+	doc.n_args = (size_t)argc;
+	/* where the output was made is not known: only this tool's version */
+	sp_run_env_collect(NULL, &env);
+	env.env.host = env.env.kernel_release = env.env.clock_source = NULL;
+	doc.env = &env.env;
+	r = doc.results = calloc(1, sizeof(*doc.results));
+	ret = r ? 0 : -ENOMEM;
+	if (!ret) {
+		doc.n_results = 1;
+		r->tool = tool;
+		r->command = -1;
+		r->label = strdup(argv[0]);
+		r->source = strdup(argv[1]);
+		ret = !r->label || !r->source ? -ENOMEM :
+		      parse_judge(r, text, NULL, doc.input_exit, &b, pt_unit, &v);
+	}
+	if (!ret)
+		ret = file_problems(&doc, &v, 0);
+	free(text);
+	if (ret) {
+		sp_err(stderr, "%s", strerror(-ret));
+		rc = SP_EXIT_ERROR;
+	} else {
+		rc = print_doc(&doc);
+	}
+	doc_free(&doc);
+	return rc;
+}
+
+static const struct sp_cmd bench_cmds[] = {
+	{ "perftest", bench_perftest },
+	{ "iperf3", bench_iperf3 },
+	{ "nccl", bench_nccl },
+	{ "vllm", bench_vllm },
+	{ "sglang", bench_sglang },
+	{ "trtllm", bench_trtllm },
+	{ "llama", bench_llama },
+	{ "parse", bench_parse },
+};
+
+int sp_cmd_bench(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	if (!argc)
+		return sp_usage_error("bench", "Missing bench: perftest, iperf3, nccl, vllm, sglang, "
+				      "trtllm, llama or parse");
+	/* "bench perftest help" as well as "bench help" */
+	if (argc > 1 && sp_help_requested(argc - 1, argv + 1, bench_usage))
+		return SP_EXIT_OK;
+	return sp_cmd_dispatch(ctx, "bench", bench_cmds, ARRAY_SIZE(bench_cmds), bench_usage,
+			       argc, argv);
+}
