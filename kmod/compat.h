@@ -34,4 +34,16 @@
 #define sp_dump_attrs(cb) (genl_info_dump(cb)->attrs)
 #endif
 
+/*
+ * An extack message with numbers: 6.2 added formatted messages; before,
+ * the message says what it can without them (@fixed).
+ */
+#ifdef NL_SET_ERR_MSG_FMT
+#define sp_set_err_msg_fmt(extack, fixed, fmt, ...) \
+	NL_SET_ERR_MSG_FMT(extack, fmt, __VA_ARGS__)
+#else
+#define sp_set_err_msg_fmt(extack, fixed, fmt, ...) \
+	NL_SET_ERR_MSG(extack, fixed)
+#endif
+
 #endif /* SP_COMPAT_H */

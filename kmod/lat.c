@@ -20,20 +20,26 @@
  * stop flags every SP_SPIN_CHECK spins. Between round trips the thread
  * records the sample, closes intervals and yields with cond_resched() once
  * a millisecond.
+ *
+ * The interval series and the choice of CPUs for polling threads serve the
+ * bandwidth engine (bw.c) too.
  */
 
+#include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <net/netlink.h>
+#include <net/genetlink.h>
 #include <linux/sparkperf.h>
 
+#include "device.h"
 #include "hist.h"
 #include "lat.h"
 #include "rdma.h"
+#include "session.h"
 
 #define SP_RTT_TIMEOUT_NS (5ULL * NSEC_PER_SEC)
 #define SP_IDLE_TIMEOUT_NS (10ULL * NSEC_PER_SEC)
@@ -47,46 +53,129 @@
 static DEFINE_MUTEX(sp_cpu_lock);
 static DEFINE_PER_CPU(unsigned int, sp_cpu_users);
 
-int sp_lat_init(struct sp_lat *lat, const struct sp_lat_cfg *cfg, int node)
+/* Room for the last intervals of a run of @duration_ms (0: unbounded). */
+int sp_series_init(struct sp_series *se, u32 duration_ms, u32 interval_ms,
+		   bool bytes)
 {
-	u32 intervals = SPARKPERF_LAT_INTERVALS_MAX;
+	se->max = SPARKPERF_LAT_INTERVALS_MAX;
+	if (duration_ms)
+		se->max = min_t(u32, se->max, duration_ms / interval_ms + 1);
+	se->done = 0;
+	se->bytes = bytes;
+	se->iv = kvcalloc(se->max, sizeof(*se->iv), GFP_KERNEL);
+	return se->iv ? 0 : -ENOMEM;
+}
 
-	memset(lat, 0, sizeof(*lat));
-	lat->cfg = *cfg;
+void sp_series_free(struct sp_series *se)
+{
+	kvfree(se->iv);
+	se->iv = NULL;
+}
+
+void sp_series_add(struct sp_series *se, const struct sp_interval *iv)
+{
+	se->iv[se->done % se->max] = *iv;
+	se->done++;
+}
+
+static void sp_lat_interval_done(struct sp_lat *lat,
+				 const struct sp_interval *iv)
+{
+	sp_session_progress(container_of(lat, struct sp_session, lat), iv);
+}
+
+/* LAT_RUN: the configuration, and the checks the policy cannot make. */
+static int sp_lat_parse(struct sp_session *s, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct sp_lat_cfg *cfg = &s->lat.cfg;
+	struct nlattr *attr;
+
+	if (attrs[SPARKPERF_A_LAT_ITERS] && attrs[SPARKPERF_A_LAT_DURATION_MS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[SPARKPERF_A_LAT_DURATION_MS],
+				    "iterations and duration exclude each other");
+		return -EINVAL;
+	}
+	*cfg = (struct sp_lat_cfg) {
+		.op = SPARKPERF_LAT_OP_WRITE,
+		.size = 2,
+		.iters = 1000,
+		.warmup = 100,
+		.samples_max = SPARKPERF_LAT_SAMPLES_DEFAULT,
+		.interval_ms = 1000,
+		.cpu = -1,
+	};
+	if (attrs[SPARKPERF_A_LAT_OP])
+		cfg->op = nla_get_u8(attrs[SPARKPERF_A_LAT_OP]);
+	if (attrs[SPARKPERF_A_LAT_SIZE])
+		cfg->size = nla_get_u32(attrs[SPARKPERF_A_LAT_SIZE]);
+	if (attrs[SPARKPERF_A_LAT_ITERS])
+		cfg->iters = nla_get_u64(attrs[SPARKPERF_A_LAT_ITERS]);
+	if (attrs[SPARKPERF_A_LAT_DURATION_MS]) {
+		cfg->duration_ms = nla_get_u32(attrs[SPARKPERF_A_LAT_DURATION_MS]);
+		cfg->iters = 0;
+	}
+	if (attrs[SPARKPERF_A_LAT_WARMUP])
+		cfg->warmup = nla_get_u32(attrs[SPARKPERF_A_LAT_WARMUP]);
+	if (attrs[SPARKPERF_A_LAT_SAMPLES_MAX])
+		cfg->samples_max = nla_get_u32(attrs[SPARKPERF_A_LAT_SAMPLES_MAX]);
+	if (attrs[SPARKPERF_A_LAT_INTERVAL_MS])
+		cfg->interval_ms = nla_get_u32(attrs[SPARKPERF_A_LAT_INTERVAL_MS]);
+
+	attr = attrs[SPARKPERF_A_LAT_CPU];
+	if (attr) {
+		u32 cpu = nla_get_u32(attr);
+
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "no online CPU with this number");
+			return -EINVAL;
+		}
+		cfg->cpu = cpu;
+		s->node = cpu_to_node(cpu);
+	}
+	s->nlinks = 1;
+	s->size = cfg->size;
+	return 0;
+}
+
+/* The session's memory, once its links have their buffers. */
+static int sp_lat_init(struct sp_session *s)
+{
+	struct sp_lat *lat = &s->lat;
+	int node = s->node;
+
 	spin_lock_init(&lat->lock);
-	if (cfg->duration_ms)
-		intervals = min_t(u32, intervals,
-				  cfg->duration_ms / cfg->interval_ms + 1);
-	lat->intervals_max = intervals;
+	lat->cpu = -1;
+	lat->interval_done = sp_lat_interval_done;
+	s->links[0].rc.kind = SP_WIRE_LAT;
+	s->links[0].rc.op = lat->cfg.op;
 
 	lat->hist = kvzalloc_node(sizeof(*lat->hist), GFP_KERNEL, node);
 	lat->ihist = kvzalloc_node(sizeof(*lat->ihist), GFP_KERNEL, node);
-	lat->intervals = kvcalloc(intervals, sizeof(*lat->intervals),
-				  GFP_KERNEL);
-	if (cfg->samples_max)
-		lat->samples = kvmalloc_node(array_size(cfg->samples_max,
+	if (lat->cfg.samples_max)
+		lat->samples = kvmalloc_node(array_size(lat->cfg.samples_max,
 							sizeof(*lat->samples)),
 					     GFP_KERNEL, node);
-	if (!lat->hist || !lat->ihist || !lat->intervals ||
-	    (cfg->samples_max && !lat->samples)) {
-		sp_lat_destroy(lat);
+	if (!lat->hist || !lat->ihist ||
+	    (lat->cfg.samples_max && !lat->samples) ||
+	    sp_series_init(&lat->series, lat->cfg.duration_ms,
+			   lat->cfg.interval_ms, false))
 		return -ENOMEM;
-	}
 	sp_hist_reset(lat->hist);
 	sp_hist_reset(lat->ihist);
 	return 0;
 }
 
-void sp_lat_destroy(struct sp_lat *lat)
+static void sp_lat_release(struct sp_session *s)
 {
+	struct sp_lat *lat = &s->lat;
+
 	kvfree(lat->samples);
-	kvfree(lat->intervals);
+	sp_series_free(&lat->series);
 	kvfree(lat->ihist);
 	kvfree(lat->hist);
-	lat->samples = NULL;
-	lat->intervals = NULL;
-	lat->ihist = NULL;
-	lat->hist = NULL;
 }
 
 /* The smallest step of ktime_get_ns() seen: resolution or read cost. */
@@ -103,19 +192,6 @@ static u32 sp_clock_res(void)
 		best = min(best, b - a);
 	}
 	return min_t(u64, best, U32_MAX);
-}
-
-/*
- * Pending softirqs (the network stack, soft-RoCE's tasklets) run here: the
- * busy loop never sleeps inside a round trip, so ksoftirqd would not get
- * this CPU before the round trip ends. Right after a post this runs what a
- * software device deferred (rxe's requester); with hardware it finds
- * nothing to do.
- */
-static void sp_softirqs(void)
-{
-	local_bh_disable();
-	local_bh_enable();
 }
 
 static bool sp_should_stop(const struct sp_rconn *rc)
@@ -284,7 +360,7 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 		ret = sp_rt_cq(rc, SP_WR_SEND, rc->sbuf.size, SP_WR_RECV, t);
 		/* The echo of the next round trip needs a receive. */
 		if (!ret)
-			ret = sp_rconn_post_recv(rc, true);
+			ret = sp_rconn_post_recv(rc, true, 1);
 		break;
 	default:
 		ret = sp_rt_cq(rc, SP_WR_READ, rc->rbuf.size, SP_WR_READ, t);
@@ -296,8 +372,7 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 
 static void sp_interval_close(struct sp_lat *lat, u64 end_ns)
 {
-	struct sp_lat_interval iv = { .end_ns = end_ns };
-	u32 slot;
+	struct sp_interval iv = { .end_ns = end_ns };
 
 	spin_lock(&lat->lock);
 	iv.count = lat->ihist->count;
@@ -306,9 +381,7 @@ static void sp_interval_close(struct sp_lat *lat, u64 end_ns)
 		iv.p99_ns = sp_hist_percentile(lat->ihist, 99, 100);
 		iv.max_ns = lat->ihist->max;
 	}
-	slot = lat->intervals_done % lat->intervals_max;
-	lat->intervals[slot] = iv;
-	lat->intervals_done++;
+	sp_series_add(&lat->series, &iv);
 	sp_hist_reset(lat->ihist);
 	spin_unlock(&lat->lock);
 
@@ -423,6 +496,40 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 	return ret;
 }
 
+/*
+ * The session's run on its connected link: pins the thread to a CPU of the
+ * device's node, registers, runs the client.
+ */
+static int sp_lat_run(struct sp_session *s)
+{
+	struct sp_rconn *rc = &s->links[0].rc;
+	struct sp_lat *lat = &s->lat;
+	int cpu, ret;
+
+	cpu = sp_lat_cpu_get(lat->cfg.cpu, sp_device_numa_node(rc->ibdev));
+	if (cpu < 0) {
+		sp_session_fail(s, -ENODEV, "no online CPU");
+		return -ENODEV;
+	}
+	ret = set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	if (ret) {
+		sp_session_fail(s, ret, "cannot run on CPU %d: %d", cpu, ret);
+		goto out;
+	}
+	spin_lock(&lat->lock);
+	lat->cpu = cpu;
+	spin_unlock(&lat->lock);
+
+	ret = sp_rconn_register(rc);
+	if (!ret)
+		ret = sp_lat_client(lat, rc);
+	if (ret && ret != -EINTR)
+		sp_session_fail(s, ret, "%s", rc->msg);
+out:
+	sp_lat_cpu_put(cpu);
+	return ret;
+}
+
 /* The echo's periodic check: stop, idle timeout, and a yield a ms. */
 static int sp_echo_check(struct sp_rconn *rc, u64 idle_since, u64 *last_yield)
 {
@@ -499,7 +606,7 @@ static int sp_echo_send(struct sp_rconn *rc)
 			if (ret)
 				return ret;
 		}
-		ret = sp_rconn_post_recv(rc, true);
+		ret = sp_rconn_post_recv(rc, true, 1);
 		if (!ret)
 			ret = sp_reserve(rc);
 		if (!ret)
@@ -529,18 +636,14 @@ int sp_lat_server(struct sp_rconn *rc)
 #define SP_U64_SIZE nla_total_size_64bit(sizeof(u64))
 #define SP_INTERVAL_SIZE (nla_total_size(0) + 5 * SP_U64_SIZE)
 
-size_t sp_lat_msg_size(const struct sp_lat *lat, bool intervals)
+size_t sp_series_msg_size(const struct sp_series *se)
 {
-	size_t size = 16 * SP_U64_SIZE + nla_total_size(sizeof(u32));
-
-	if (intervals)
-		size += nla_total_size(0) +
-			lat->intervals_max * SP_INTERVAL_SIZE;
-	return size;
+	return nla_total_size(0) + se->max * SP_INTERVAL_SIZE;
 }
 
-int sp_lat_fill_interval(struct sk_buff *skb, int type,
-			 const struct sp_lat_interval *iv)
+/* An interval's attributes: a bandwidth one (@bytes) has no percentiles. */
+int sp_interval_fill(struct sk_buff *skb, int type,
+		     const struct sp_interval *iv, bool bytes)
 {
 	struct nlattr *nest;
 
@@ -549,14 +652,37 @@ int sp_lat_fill_interval(struct sk_buff *skb, int type,
 	    nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_END_NS, iv->end_ns,
 			      SPARKPERF_A_INTERVAL_PAD) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_COUNT, iv->count,
-			      SPARKPERF_A_INTERVAL_PAD) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_P50_NS, iv->p50_ns,
-			      SPARKPERF_A_INTERVAL_PAD) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_P99_NS, iv->p99_ns,
-			      SPARKPERF_A_INTERVAL_PAD) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_MAX_NS, iv->max_ns,
 			      SPARKPERF_A_INTERVAL_PAD))
 		return -EMSGSIZE;
+	if (bytes) {
+		if (nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_BYTES,
+				      iv->bytes, SPARKPERF_A_INTERVAL_PAD))
+			return -EMSGSIZE;
+	} else if (nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_P50_NS,
+				     iv->p50_ns, SPARKPERF_A_INTERVAL_PAD) ||
+		   nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_P99_NS,
+				     iv->p99_ns, SPARKPERF_A_INTERVAL_PAD) ||
+		   nla_put_u64_64bit(skb, SPARKPERF_A_INTERVAL_MAX_NS,
+				     iv->max_ns, SPARKPERF_A_INTERVAL_PAD)) {
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The kept intervals, oldest first, in a @type nest. */
+int sp_series_fill(struct sk_buff *skb, int type, const struct sp_series *se)
+{
+	u64 i = se->done - min_t(u64, se->done, se->max);
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (; i < se->done; i++)
+		if (sp_interval_fill(skb, SPARKPERF_A_LAT_INTERVALS_ENTRY,
+				     &se->iv[i % se->max], se->bytes))
+			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
@@ -591,32 +717,42 @@ static int sp_fill_percentiles(struct sk_buff *skb, const struct sp_hist *h)
 	return 0;
 }
 
-static int sp_fill_intervals(struct sk_buff *skb, const struct sp_lat *lat)
+static size_t sp_lat_msg_size(struct sp_session *s, bool intervals)
 {
-	u64 kept = min_t(u64, lat->intervals_done, lat->intervals_max);
-	u64 i = lat->intervals_done - kept;
-	struct nlattr *nest;
+	size_t size = 20 * SP_U64_SIZE + 8 * nla_total_size(sizeof(u32));
 
-	nest = nla_nest_start(skb, SPARKPERF_A_LAT_INTERVALS);
-	if (!nest)
+	if (intervals)
+		size += sp_series_msg_size(&s->lat.series);
+	return size;
+}
+
+static int sp_lat_fill_cfg(struct sk_buff *skb, const struct sp_lat_cfg *cfg)
+{
+	if (nla_put_u8(skb, SPARKPERF_A_LAT_OP, cfg->op) ||
+	    nla_put_u32(skb, SPARKPERF_A_LAT_SIZE, cfg->size) ||
+	    (cfg->iters && sp_put_u64(skb, SPARKPERF_A_LAT_ITERS, cfg->iters)) ||
+	    (cfg->duration_ms &&
+	     nla_put_u32(skb, SPARKPERF_A_LAT_DURATION_MS, cfg->duration_ms)) ||
+	    nla_put_u32(skb, SPARKPERF_A_LAT_WARMUP, cfg->warmup) ||
+	    nla_put_u32(skb, SPARKPERF_A_LAT_SAMPLES_MAX, cfg->samples_max) ||
+	    nla_put_u32(skb, SPARKPERF_A_LAT_INTERVAL_MS, cfg->interval_ms))
 		return -EMSGSIZE;
-	for (; i < lat->intervals_done; i++)
-		if (sp_lat_fill_interval(skb, SPARKPERF_A_LAT_INTERVALS_ENTRY,
-					 &lat->intervals[i %
-							 lat->intervals_max]))
-			return -EMSGSIZE;
-	nla_nest_end(skb, nest);
 	return 0;
 }
 
-/* The results of the run so far; with @intervals the series as well. */
-int sp_lat_fill(struct sk_buff *skb, struct sp_lat *lat, bool intervals)
+/* The configuration and the results so far; with @intervals the series. */
+static int sp_lat_fill(struct sk_buff *skb, struct sp_session *s,
+		       bool intervals)
 {
+	struct sp_lat *lat = &s->lat;
 	const struct sp_hist *h = lat->hist;
 	int ret = -EMSGSIZE;
 
+	if (sp_lat_fill_cfg(skb, &lat->cfg))
+		return ret;
 	spin_lock(&lat->lock);
-	if (sp_put_u64(skb, SPARKPERF_A_LAT_WARMUP_DONE, lat->warmup_done) ||
+	if ((lat->cpu >= 0 && nla_put_u32(skb, SPARKPERF_A_LAT_CPU, lat->cpu)) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_WARMUP_DONE, lat->warmup_done) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_COUNT, lat->count) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_ELAPSED_NS, lat->elapsed_ns) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_YIELDS, lat->yields) ||
@@ -630,7 +766,8 @@ int sp_lat_fill(struct sk_buff *skb, struct sp_lat *lat, bool intervals)
 		goto out;
 	if (h->count && sp_fill_percentiles(skb, h))
 		goto out;
-	if (intervals && sp_fill_intervals(skb, lat))
+	if (intervals &&
+	    sp_series_fill(skb, SPARKPERF_A_LAT_INTERVALS, &lat->series))
 		goto out;
 	ret = 0;
 out:
@@ -638,8 +775,10 @@ out:
 	return ret;
 }
 
-int sp_lat_fill_progress(struct sk_buff *skb, struct sp_lat *lat)
+static int sp_lat_fill_progress(struct sk_buff *skb, struct sp_session *s,
+				const struct sp_interval *iv)
 {
+	struct sp_lat *lat = &s->lat;
 	int ret = 0;
 
 	spin_lock(&lat->lock);
@@ -647,8 +786,30 @@ int sp_lat_fill_progress(struct sk_buff *skb, struct sp_lat *lat)
 	    sp_put_u64(skb, SPARKPERF_A_LAT_WARMUP_DONE, lat->warmup_done))
 		ret = -EMSGSIZE;
 	spin_unlock(&lat->lock);
+	if (!ret && iv)
+		ret = sp_interval_fill(skb, SPARKPERF_A_LAT_INTERVAL, iv, false);
 	return ret;
 }
+
+const struct sp_session_type sp_lat_type = {
+	.tag = 'l',
+	.cmd_get = SPARKPERF_CMD_LAT_GET,
+	.cmd_progress = SPARKPERF_CMD_LAT_PROGRESS,
+	.a_id = SPARKPERF_A_LAT_ID,
+	.a_peer = SPARKPERF_A_LAT_PEER,
+	.a_port = SPARKPERF_A_LAT_PORT,
+	.a_dev = SPARKPERF_A_LAT_DEV,
+	.a_state = SPARKPERF_A_LAT_STATE,
+	.a_error = SPARKPERF_A_LAT_ERROR,
+	.a_error_msg = SPARKPERF_A_LAT_ERROR_MSG,
+	.parse = sp_lat_parse,
+	.init = sp_lat_init,
+	.release = sp_lat_release,
+	.run = sp_lat_run,
+	.msg_size = sp_lat_msg_size,
+	.fill = sp_lat_fill,
+	.fill_progress = sp_lat_fill_progress,
+};
 
 /*
  * The kept samples from measured iteration *@next to @end, as many as fit, as

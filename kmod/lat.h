@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The latency engine: the client's ping-pong with its statistics, and the
- * server's echo.
+ * server's echo. Also what the engines share: interval series and CPUs for
+ * polling threads.
  */
 #ifndef SP_LAT_H
 #define SP_LAT_H
@@ -13,6 +14,33 @@ struct sk_buff;
 struct sp_hist;
 struct sp_rconn;
 
+/* One interval of a run's series. */
+struct sp_interval {
+	u64 end_ns;		/* since the start of the measurement */
+	u64 count;		/* round trips, or messages */
+	u64 p50_ns;		/* latency */
+	u64 p99_ns;
+	u64 max_ns;
+	u64 bytes;		/* bandwidth */
+};
+
+/* The last @max intervals of a run, in a ring, under its engine's lock. */
+struct sp_series {
+	struct sp_interval *iv;
+	u32 max;
+	u64 done;
+	bool bytes;		/* a bandwidth series */
+};
+
+int sp_series_init(struct sp_series *se, u32 duration_ms, u32 interval_ms,
+		   bool bytes);
+void sp_series_free(struct sp_series *se);
+void sp_series_add(struct sp_series *se, const struct sp_interval *iv);
+size_t sp_series_msg_size(const struct sp_series *se);
+int sp_series_fill(struct sk_buff *skb, int type, const struct sp_series *se);
+int sp_interval_fill(struct sk_buff *skb, int type,
+		     const struct sp_interval *iv, bool bytes);
+
 struct sp_lat_cfg {
 	u8 op;			/* enum sparkperf_lat_op */
 	u32 size;
@@ -21,6 +49,7 @@ struct sp_lat_cfg {
 	u32 warmup;
 	u32 samples_max;
 	u32 interval_ms;
+	int cpu;		/* -1: a CPU of the device's node */
 };
 
 struct sp_lat_sample {
@@ -28,22 +57,14 @@ struct sp_lat_sample {
 	u64 rtt_ns;
 };
 
-struct sp_lat_interval {
-	u64 end_ns;		/* since the first measured round trip */
-	u64 count;
-	u64 p50_ns;
-	u64 p99_ns;
-	u64 max_ns;
-};
-
 struct sp_lat {
 	struct sp_lat_cfg cfg;
 	/* Called by the run's thread at the end of every interval. */
-	void (*interval_done)(struct sp_lat *lat,
-			      const struct sp_lat_interval *iv);
+	void (*interval_done)(struct sp_lat *lat, const struct sp_interval *iv);
 
 	/* What follows is written by the run, read under @lock. */
 	spinlock_t lock;
+	int cpu;			/* the thread's, -1 before */
 	u64 warmup_done;
 	u64 count;
 	u64 elapsed_ns;
@@ -53,26 +74,18 @@ struct sp_lat {
 	struct sp_hist *hist;		/* the whole run */
 	struct sp_hist *ihist;		/* the current interval */
 	struct sp_lat_sample *samples;	/* ring of cfg.samples_max */
-	struct sp_lat_interval *intervals;	/* ring of intervals_max */
-	u32 intervals_max;
-	u64 intervals_done;
+	struct sp_series series;
 
 	/* The run's own state. */
 	u64 t0;				/* first measured start, ns */
 	u64 iv_end;			/* end of the current interval, ns */
 };
 
-int sp_lat_init(struct sp_lat *lat, const struct sp_lat_cfg *cfg, int node);
-void sp_lat_destroy(struct sp_lat *lat);
+extern const struct sp_session_type sp_lat_type;
 
 int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc);
 int sp_lat_server(struct sp_rconn *rc);
 
-size_t sp_lat_msg_size(const struct sp_lat *lat, bool intervals);
-int sp_lat_fill(struct sk_buff *skb, struct sp_lat *lat, bool intervals);
-int sp_lat_fill_progress(struct sk_buff *skb, struct sp_lat *lat);
-int sp_lat_fill_interval(struct sk_buff *skb, int type,
-			 const struct sp_lat_interval *iv);
 int sp_lat_fill_samples(struct sk_buff *skb, struct sp_lat *lat, u64 *next,
 			u64 end);
 

@@ -3,12 +3,14 @@
  * The "sparkperf" generic netlink family: ops, policies, multicast groups.
  *
  * Locking: parallel_ops is on, so genl_mutex serialises nothing of ours
- * and a doit may sleep without holding up the family (LAT_STOP waits for
- * its session's thread). Each object registry has its own mutex, taken by
- * the doits and dumps that read it: the device registry (device.c), the
- * latency sessions (session.c) and the servers and their connections
- * (server.c). Those never nest with each other. A session's results are
- * read under its spinlock, which its thread takes between round trips.
+ * and a doit may sleep without holding up the family (LAT_STOP and BW_STOP
+ * wait for their session's thread). Each object registry has its own
+ * mutex, taken by the doits and dumps that read it: the device registry
+ * (device.c), the sessions (session.c) and the servers and their
+ * connections (server.c). Those never nest with each other. A latency
+ * session's results are read under its spinlock, which its thread takes
+ * between round trips; a bandwidth session's counters are read without a
+ * lock while its workers update them.
  * Every limit the contract sets is in the policies below; handlers only
  * check what a policy cannot say.
  */
@@ -94,6 +96,49 @@ static const struct nla_policy sp_lat_run_policy[SPARKPERF_A_LAT_INTERVAL_MS + 1
 /* LAT_STOP, LAT_GET and LAT_SAMPLES: a session id. */
 static const struct nla_policy sp_lat_id_policy[SPARKPERF_A_LAT_ID + 1] = {
 	[SPARKPERF_A_LAT_ID] = { .type = NLA_U32 },
+};
+
+static struct netlink_range_validation sp_range_bw_size = {
+	.min = 1, .max = SPARKPERF_BW_SIZE_MAX,
+};
+
+static struct netlink_range_validation sp_range_bw_iters = {
+	.min = 1, .max = SPARKPERF_BW_ITERS_MAX,
+};
+
+static const struct nla_policy sp_bw_run_policy[SPARKPERF_A_BW_START_AT_NS + 1] = {
+	[SPARKPERF_A_BW_PEER] = SP_POLICY_ADDR,
+	[SPARKPERF_A_BW_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[SPARKPERF_A_BW_DEV] = { .type = NLA_NUL_STRING,
+				 .len = SPARKPERF_DEV_NAME_MAX - 1 },
+	[SPARKPERF_A_BW_OP] = NLA_POLICY_RANGE(NLA_U8, SPARKPERF_LAT_OP_WRITE,
+					       SPARKPERF_LAT_OP_MAX),
+	[SPARKPERF_A_BW_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &sp_range_bw_size),
+	[SPARKPERF_A_BW_QPS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						SPARKPERF_BW_QPS_MAX),
+	[SPARKPERF_A_BW_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						    SPARKPERF_BW_THREADS_MAX),
+	[SPARKPERF_A_BW_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1,
+						  SPARKPERF_BW_DEPTH_MAX),
+	/* At most DEPTH: checked by the handler. */
+	[SPARKPERF_A_BW_SIGNAL] = NLA_POLICY_RANGE(NLA_U32, 1,
+						   SPARKPERF_BW_DEPTH_MAX),
+	[SPARKPERF_A_BW_ITERS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+						       &sp_range_bw_iters),
+	[SPARKPERF_A_BW_DURATION_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_duration),
+	[SPARKPERF_A_BW_BIDIR] = { .type = NLA_FLAG },
+	[SPARKPERF_A_BW_VALIDATE] = { .type = NLA_FLAG },
+	[SPARKPERF_A_BW_INTERVAL_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_interval),
+	/* At most SPARKPERF_BW_START_AHEAD_MS ahead: checked by the handler. */
+	[SPARKPERF_A_BW_START_AT_NS] = { .type = NLA_U64 },
+};
+
+/* BW_STOP and BW_GET: a session id. */
+static const struct nla_policy sp_bw_id_policy[SPARKPERF_A_BW_ID + 1] = {
+	[SPARKPERF_A_BW_ID] = { .type = NLA_U32 },
 };
 
 enum sp_mcgrp {
@@ -235,22 +280,22 @@ static const struct genl_ops sp_genl_ops[] = {
 	{
 		.cmd = SPARKPERF_CMD_LAT_RUN,
 		.flags = GENL_ADMIN_PERM,
-		.doit = sp_lat_run_doit,
+		.doit = sp_session_run_doit,
 		.policy = sp_lat_run_policy,
 		.maxattr = ARRAY_SIZE(sp_lat_run_policy) - 1,
 	},
 	{
 		.cmd = SPARKPERF_CMD_LAT_STOP,
 		.flags = GENL_ADMIN_PERM,
-		.doit = sp_lat_stop_doit,
+		.doit = sp_session_stop_doit,
 		.policy = sp_lat_id_policy,
 		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
 	},
 	{
 		.cmd = SPARKPERF_CMD_LAT_GET,
 		.flags = GENL_ADMIN_PERM,
-		.doit = sp_lat_get_doit,
-		.dumpit = sp_lat_get_dumpit,
+		.doit = sp_session_get_doit,
+		.dumpit = sp_session_get_dumpit,
 		.policy = sp_lat_id_policy,
 		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
 	},
@@ -261,6 +306,28 @@ static const struct genl_ops sp_genl_ops[] = {
 		.dumpit = sp_lat_samples_dumpit,
 		.policy = sp_lat_id_policy,
 		.maxattr = ARRAY_SIZE(sp_lat_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_BW_RUN,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_session_run_doit,
+		.policy = sp_bw_run_policy,
+		.maxattr = ARRAY_SIZE(sp_bw_run_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_BW_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_session_stop_doit,
+		.policy = sp_bw_id_policy,
+		.maxattr = ARRAY_SIZE(sp_bw_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_BW_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_session_get_doit,
+		.dumpit = sp_session_get_dumpit,
+		.policy = sp_bw_id_policy,
+		.maxattr = ARRAY_SIZE(sp_bw_id_policy) - 1,
 	},
 };
 

@@ -27,14 +27,32 @@
 /* Inline data asked for; the device may grant less, or none. */
 #define SP_INLINE_WANTED 220
 
+/*
+ * Minimum RNR NAK timer of bandwidth QPs (0.16 ms): a receiver that falls
+ * behind its peer's SENDs holds them up briefly, not for the default
+ * 655 ms.
+ */
+#define SP_BW_RNR_TIMER IB_RNR_TIMER_000_16
+
 static const char * const sp_wr_names[SP_WR_MAX] = {
 	[SP_WR_REG] = "REG_MR",
 	[SP_WR_WRITE] = "RDMA_WRITE",
+	[SP_WR_WRITE_IMM] = "RDMA_WRITE_WITH_IMM",
 	[SP_WR_READ] = "RDMA_READ",
 	[SP_WR_SEND] = "SEND",
 	[SP_WR_READY] = "SEND (ready)",
+	[SP_WR_FIN] = "SEND_WITH_IMM (end of run)",
 	[SP_WR_RECV] = "RECV",
 	[SP_WR_RECV_READY] = "RECV (ready)",
+};
+
+static const enum ib_wr_opcode sp_wr_opcodes[SP_WR_RECV] = {
+	[SP_WR_WRITE] = IB_WR_RDMA_WRITE,
+	[SP_WR_WRITE_IMM] = IB_WR_RDMA_WRITE_WITH_IMM,
+	[SP_WR_READ] = IB_WR_RDMA_READ,
+	[SP_WR_SEND] = IB_WR_SEND,
+	[SP_WR_READY] = IB_WR_SEND,
+	[SP_WR_FIN] = IB_WR_SEND_WITH_IMM,
 };
 
 int sp_buf_alloc(struct sp_buf *buf, size_t size, int node)
@@ -98,6 +116,73 @@ void sp_buf_free(struct sp_buf *buf)
 	memset(buf, 0, sizeof(*buf));
 }
 
+/*
+ * The validation pattern: byte o of a buffer is byte o % 8 of the
+ * little-endian value sp_pattern(o / 8), the same on every host, so that
+ * data moved to another offset is caught too.
+ */
+static u64 sp_pattern(u64 word)
+{
+	return (word + 1) * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * Fills (@fill) or checks the first @len bytes of @buf against the pattern,
+ * chunk by chunk (chunks are not virtually contiguous, but each holds whole
+ * words): false on the first mismatch.
+ */
+static bool sp_buf_pattern(struct sp_buf *buf, size_t len, bool fill)
+{
+	size_t off, end, i;
+	unsigned int c;
+
+	for (c = 0, off = 0; off < len; c++, off = end) {
+		u8 *p = page_address(buf->chunks[c]);
+		__le64 *w = (__le64 *)p;
+		__le64 last;
+
+		end = min_t(size_t, off + buf->chunk, len);
+		for (i = 0; i < (end - off) / 8; i++) {
+			__le64 v = cpu_to_le64(sp_pattern(off / 8 + i));
+
+			if (fill)
+				w[i] = v;
+			else if (w[i] != v)
+				return false;
+		}
+		/* A last, partial word. */
+		i *= 8;
+		if (off + i == end)
+			continue;
+		last = cpu_to_le64(sp_pattern((off + i) / 8));
+		if (fill)
+			memcpy(p + i, &last, end - off - i);
+		else if (memcmp(p + i, &last, end - off - i))
+			return false;
+	}
+	return true;
+}
+
+/* Before the buffer is mapped: the pattern of a sender's buffer. */
+void sp_buf_fill(struct sp_buf *buf)
+{
+	sp_buf_pattern(buf, buf->size, true);
+}
+
+/* Whether the first @len bytes the device placed in @buf are the pattern. */
+bool sp_buf_check(struct sp_rconn *rc, struct sp_buf *buf, size_t len)
+{
+	struct device *dma = rc->ibdev->dma_device;
+	bool ok;
+
+	if (buf->sync)
+		dma_sync_sgtable_for_cpu(dma, &buf->sgt, DMA_BIDIRECTIONAL);
+	ok = sp_buf_pattern(buf, len, false);
+	if (buf->sync)
+		dma_sync_sgtable_for_device(dma, &buf->sgt, DMA_BIDIRECTIONAL);
+	return ok;
+}
+
 /* The DMA address of the buffer's last byte needs CPU cache syncs. */
 static bool sp_buf_needs_sync(struct sp_rconn *rc, struct sp_buf *buf)
 {
@@ -136,8 +221,10 @@ static int sp_buf_map(struct sp_rconn *rc, struct sp_buf *buf, int access)
 		return ret;
 	}
 	buf->mapped = true;
+	buf->sync = sp_buf_needs_sync(rc, buf);
 
-	if (rc->op == SPARKPERF_LAT_OP_WRITE && sp_buf_needs_sync(rc, buf)) {
+	if (rc->kind == SP_WIRE_LAT && rc->op == SPARKPERF_LAT_OP_WRITE &&
+	    buf->sync) {
 		snprintf(rc->msg, sizeof(rc->msg),
 			 "DMA to %s needs cache syncs, the write test polls memory",
 			 dev_name(&rc->ibdev->dev));
@@ -197,6 +284,53 @@ static int sp_rbuf_access(const struct sp_rconn *rc)
 }
 
 /*
+ * Whether the peer's data messages consume our receives: its SENDs, and
+ * its RDMA WRITEs with immediate (a bandwidth client's when it validates
+ * or runs both ways, all of a bandwidth server's).
+ */
+static bool sp_rconn_receives_data(const struct sp_rconn *rc)
+{
+	if (rc->kind == SP_WIRE_LAT || rc->op == SPARKPERF_LAT_OP_READ)
+		return rc->op == SPARKPERF_LAT_OP_SEND;
+	if (rc->server)
+		return rc->op == SPARKPERF_LAT_OP_SEND || rc->wflags;
+	return rc->wflags & SP_WIRE_F_BIDIR;
+}
+
+/*
+ * The queues' sizes. A bandwidth QP has DEPTH data WRs in flight, plus
+ * "ready" and the fin or its answer; twice DEPTH receives, so that a
+ * receiver reposting a little late does not hold the sender up, plus one
+ * for the fin or its answer.
+ */
+static int sp_rconn_depths(struct sp_rconn *rc, struct ib_qp_cap *cap)
+{
+	const struct ib_device_attr *attrs = &rc->ibdev->attrs;
+	u32 sq, rq;
+
+	if (rc->kind == SP_WIRE_LAT) {
+		rc->rq_data = rc->op == SPARKPERF_LAT_OP_SEND ? 2 : 0;
+		cap->max_send_wr = SP_SQ_DEPTH;
+		cap->max_recv_wr = SP_RQ_DEPTH;
+		return 0;
+	}
+	rc->rq_data = (sp_rconn_receives_data(rc) ? 2 * rc->depth : 0) + 1;
+	sq = rc->depth + 2;
+	rq = rc->rq_data + 1;
+	if (sq > attrs->max_qp_wr || rq > attrs->max_qp_wr ||
+	    sq + rq > attrs->max_cqe) {
+		snprintf(rc->msg, sizeof(rc->msg),
+			 "depth %u needs %u send and %u receive work requests and %u CQ entries, %s allows %d and %d",
+			 rc->depth, sq, rq, sq + rq, dev_name(&rc->ibdev->dev),
+			 attrs->max_qp_wr, attrs->max_cqe);
+		return -EINVAL;
+	}
+	cap->max_send_wr = sq;
+	cap->max_recv_wr = rq;
+	return 0;
+}
+
+/*
  * PD, CQ, QP and the MRs of both buffers (already allocated by the
  * caller) for the connection on @id, whose device is known. A client also
  * posts the receive for the server's "ready". On failure rc->msg says why;
@@ -207,8 +341,6 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 	struct ib_qp_init_attr attr = {
 		.qp_context = rc,
 		.cap = {
-			.max_send_wr = SP_SQ_DEPTH,
-			.max_recv_wr = SP_RQ_DEPTH,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
 			.max_inline_data = SP_INLINE_WANTED,
@@ -220,6 +352,17 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 
 	rc->id = id;
 	rc->ibdev = id->device;
+	ret = sp_rconn_depths(rc, &attr.cap);
+	if (ret)
+		return ret;
+	if (rc->kind == SP_WIRE_BW) {
+		ret = rdma_set_min_rnr_timer(id, SP_BW_RNR_TIMER);
+		if (ret) {
+			snprintf(rc->msg, sizeof(rc->msg),
+				 "cannot set the RNR timer: %d", ret);
+			return ret;
+		}
+	}
 
 	rc->pd = ib_alloc_pd(rc->ibdev, 0);
 	if (IS_ERR(rc->pd)) {
@@ -230,7 +373,9 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 		return ret;
 	}
 
-	rc->cq = ib_alloc_cq(rc->ibdev, rc, SP_CQ_DEPTH, 0, IB_POLL_DIRECT);
+	rc->cq = ib_alloc_cq(rc->ibdev, rc,
+			     attr.cap.max_send_wr + attr.cap.max_recv_wr, 0,
+			     IB_POLL_DIRECT);
 	if (IS_ERR(rc->cq)) {
 		ret = PTR_ERR(rc->cq);
 		rc->cq = NULL;
@@ -262,7 +407,7 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 		return ret;
 
 	if (!rc->server)
-		return sp_rconn_post_recv(rc, false);
+		return sp_rconn_post_recv(rc, false, 1);
 	return 0;
 }
 
@@ -288,9 +433,10 @@ void sp_rconn_destroy(struct sp_rconn *rc)
 	rc->registered = false;
 }
 
-static int sp_wc_error(struct sp_rconn *rc, const struct ib_wc *wc)
+/* A failed completion: the error, and what failed in rc->msg. */
+int sp_rconn_wc_error(struct sp_rconn *rc, const struct ib_wc *wc)
 {
-	u64 what = wc->wr_id;
+	enum sp_wr what = sp_wr_what(wc->wr_id);
 
 	snprintf(rc->msg, sizeof(rc->msg),
 		 "completion error: %s (status %d) on %s, vendor_err 0x%x",
@@ -324,15 +470,17 @@ int sp_rconn_poll(struct sp_rconn *rc)
 		return n;
 	}
 	for (i = 0; i < n; i++) {
+		enum sp_wr what = sp_wr_what(wc[i].wr_id);
+
 		if (wc[i].status != IB_WC_SUCCESS)
-			return sp_wc_error(rc, &wc[i]);
-		if (wc[i].wr_id >= SP_WR_MAX)
+			return sp_rconn_wc_error(rc, &wc[i]);
+		if (what >= SP_WR_MAX)
 			continue;
-		rc->done[wc[i].wr_id]++;
-		if (wc[i].wr_id < SP_WR_RECV && rc->sq_posted)
-			rc->sq_posted--;
-		if (wc[i].wr_id == SP_WR_RECV &&
-		    wc[i].byte_len != rc->rbuf.size) {
+		rc->done[what]++;
+		if (what < SP_WR_RECV)
+			rc->sq_posted -= min(rc->sq_posted,
+					     sp_wr_retires(wc[i].wr_id));
+		if (what == SP_WR_RECV && wc[i].byte_len != rc->rbuf.size) {
 			snprintf(rc->msg, sizeof(rc->msg),
 				 "received %u bytes, expected %zu",
 				 wc[i].byte_len, rc->rbuf.size);
@@ -377,81 +525,133 @@ int sp_rconn_wait(struct sp_rconn *rc, enum sp_wr what, unsigned int target,
 	return 0;
 }
 
-int sp_rconn_post_recv(struct sp_rconn *rc, bool data)
+/*
+ * Posts @n receives, into the receive buffer (@data) or without one (for
+ * "ready"), in chains of SP_POST_CHAIN.
+ */
+int sp_rconn_post_recv(struct sp_rconn *rc, bool data, unsigned int n)
 {
-	struct ib_sge sge = {
-		.addr = rc->rbuf.mr ? rc->rbuf.mr->iova : 0,
-		.length = rc->rbuf.size,
-		.lkey = rc->rbuf.mr ? rc->rbuf.mr->lkey : 0,
-	};
-	struct ib_recv_wr wr = {
-		.wr_id = data ? SP_WR_RECV : SP_WR_RECV_READY,
-		.sg_list = data ? &sge : NULL,
-		.num_sge = data ? 1 : 0,
-	};
+	struct ib_sge *sge = &rc->recv_sge;
+	unsigned int i, chain;
 	int ret;
 
-	ret = ib_post_recv(rc->qp, &wr, NULL);
-	if (ret)
-		snprintf(rc->msg, sizeof(rc->msg),
-			 "cannot post a receive: %d", ret);
-	return ret;
+	sge->addr = rc->rbuf.mr ? rc->rbuf.mr->iova : 0;
+	sge->length = rc->rbuf.size;
+	sge->lkey = rc->rbuf.mr ? rc->rbuf.mr->lkey : 0;
+	for (; n; n -= chain) {
+		chain = min_t(unsigned int, n, SP_POST_CHAIN);
+		for (i = 0; i < chain; i++) {
+			struct ib_recv_wr *wr = &rc->rchain[i];
+
+			wr->next = i + 1 < chain ? &rc->rchain[i + 1] : NULL;
+			wr->wr_id = data ? SP_WR_RECV : SP_WR_RECV_READY;
+			wr->sg_list = data ? sge : NULL;
+			wr->num_sge = data ? 1 : 0;
+		}
+		ret = ib_post_recv(rc->qp, rc->rchain, NULL);
+		if (ret) {
+			snprintf(rc->msg, sizeof(rc->msg),
+				 "cannot post a receive: %d", ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Work request @i of the chain: @what of the first @len bytes of the send
+ * buffer (of the receive buffer, for a read). With @signal it asks for a
+ * completion, which retires it and the unsignaled WRs before it.
+ */
+static void sp_chain_wr(struct sp_rconn *rc, unsigned int i, enum sp_wr what,
+			u32 len, bool signal)
+{
+	struct sp_buf *buf = what == SP_WR_READ ? &rc->rbuf : &rc->sbuf;
+	struct ib_rdma_wr *wr = &rc->chain[i];
+	struct ib_sge *sge = &rc->data_sge;
+
+	rc->unsignaled++;
+	wr->wr.next = NULL;
+	if (i)
+		rc->chain[i - 1].wr.next = &wr->wr;
+	wr->wr.wr_id = SP_WR_ID(what, signal ? rc->unsignaled : 0);
+	wr->wr.opcode = sp_wr_opcodes[what];
+	wr->wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
+	wr->wr.sg_list = len ? sge : NULL;
+	wr->wr.num_sge = len ? 1 : 0;
+	wr->wr.ex.imm_data = 0;
+	wr->remote_addr = rc->remote_addr;
+	wr->rkey = rc->remote_rkey;
+	if (signal)
+		rc->unsignaled = 0;
+
+	sge->addr = buf->mr->iova;
+	sge->length = len;
+	sge->lkey = buf->mr->lkey;
+	/* Inline data is copied at post time from a CPU address. */
+	if (what != SP_WR_READ && len && len <= rc->max_inline) {
+		wr->wr.send_flags |= IB_SEND_INLINE;
+		sge->addr = (uintptr_t)buf->head;
+	}
+}
+
+/* Posts chain[0..@n - 1], which then counts as in flight. */
+static int sp_chain_post(struct sp_rconn *rc, unsigned int n)
+{
+	int ret;
+
+	ret = ib_post_send(rc->qp, &rc->chain[0].wr, NULL);
+	if (ret) {
+		snprintf(rc->msg, sizeof(rc->msg), "cannot post %s: %d",
+			 sp_wr_names[sp_wr_what(rc->chain[0].wr.wr_id)], ret);
+		return ret;
+	}
+	rc->sq_posted += n;
+	return 0;
 }
 
 /* Posts one signaled send-queue WR: write, read, send or ready. */
 int sp_rconn_post(struct sp_rconn *rc, enum sp_wr what, u32 len)
 {
-	struct ib_sge sge = { .length = len };
-	struct ib_rdma_wr wr = {
-		.wr = {
-			.wr_id = what,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.send_flags = IB_SEND_SIGNALED,
-		},
-		.remote_addr = rc->remote_addr,
-		.rkey = rc->remote_rkey,
-	};
-	struct sp_buf *buf = what == SP_WR_READ ? &rc->rbuf : &rc->sbuf;
-	int ret;
+	sp_chain_wr(rc, 0, what, len, true);
+	return sp_chain_post(rc, 1);
+}
 
-	sge.addr = buf->mr->iova;
-	sge.lkey = buf->mr->lkey;
-	switch (what) {
-	case SP_WR_WRITE:
-		wr.wr.opcode = IB_WR_RDMA_WRITE;
-		break;
-	case SP_WR_READ:
-		wr.wr.opcode = IB_WR_RDMA_READ;
-		break;
-	case SP_WR_READY:
-		wr.wr.num_sge = 0;
-		fallthrough;
-	default:
-		wr.wr.opcode = IB_WR_SEND;
-		break;
-	}
-	/* Inline data is copied at post time from a CPU address. */
-	if (what != SP_WR_READ && len && len <= rc->max_inline) {
-		wr.wr.send_flags |= IB_SEND_INLINE;
-		sge.addr = (uintptr_t)buf->head;
-	}
+/*
+ * Posts @n data WRs (at most SP_POST_CHAIN) of the whole buffer in one
+ * chain: write, write with immediate, read or send. Completion moderation:
+ * every rc->signal-th WR asks for a completion, and so does the last one
+ * of a run (@last); a completion retires the unsignaled WRs before it too,
+ * since an RC send queue completes in order.
+ */
+int sp_rconn_post_data(struct sp_rconn *rc, enum sp_wr what, unsigned int n,
+		       bool last)
+{
+	unsigned int i;
 
-	ret = ib_post_send(rc->qp, &wr.wr, NULL);
-	if (ret) {
-		snprintf(rc->msg, sizeof(rc->msg), "cannot post %s: %d",
-			 sp_wr_names[what], ret);
-		return ret;
-	}
-	rc->sq_posted++;
-	return 0;
+	for (i = 0; i < n; i++)
+		sp_chain_wr(rc, i, what, rc->sbuf.size,
+			    rc->unsignaled + 1 >= rc->signal ||
+			    (last && i + 1 == n));
+	return sp_chain_post(rc, n);
+}
+
+/*
+ * A zero-length SEND with immediate @imm: the end of a bandwidth run, or
+ * the answer to it. Signaled, it retires the data WRs before it.
+ */
+int sp_rconn_post_fin(struct sp_rconn *rc, u32 imm)
+{
+	sp_chain_wr(rc, 0, SP_WR_FIN, 0, true);
+	rc->chain[0].wr.ex.imm_data = cpu_to_be32(imm);
+	return sp_chain_post(rc, 1);
 }
 
 static int sp_post_reg(struct sp_rconn *rc, struct sp_buf *buf)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
-			.wr_id = SP_WR_REG,
+			.wr_id = SP_WR_ID(SP_WR_REG, 1),
 			.opcode = IB_WR_REG_MR,
 			.send_flags = IB_SEND_SIGNALED,
 		},
@@ -475,13 +675,13 @@ static int sp_post_reg(struct sp_rconn *rc, struct sp_buf *buf)
 
 /*
  * Once connected: registers both MRs and waits for it, and posts the data
- * receives of the send test. The server then sends "ready" once it serves:
+ * receives the test needs. The server then sends "ready" once it serves:
  * from its thread, so that a client never spins on a peer not yet running.
  */
 int sp_rconn_register(struct sp_rconn *rc)
 {
 	unsigned int target = rc->done[SP_WR_REG] + 2;
-	int i, ret;
+	int ret;
 
 	ret = sp_post_reg(rc, &rc->sbuf);
 	if (!ret)
@@ -492,45 +692,48 @@ int sp_rconn_register(struct sp_rconn *rc)
 		return ret;
 	rc->registered = true;
 
-	if (rc->op == SPARKPERF_LAT_OP_SEND) {
-		for (i = 0; i < 2; i++) {
-			ret = sp_rconn_post_recv(rc, true);
-			if (ret)
-				return ret;
-		}
-	}
+	if (rc->rq_data)
+		return sp_rconn_post_recv(rc, true, rc->rq_data);
 	return 0;
 }
 
-/* Connection parameters of either side; one outstanding read is enough. */
+/*
+ * Connection parameters of either side. RDMA READs in flight: one is
+ * enough for a latency test, a bandwidth test takes what the device allows.
+ */
 void sp_rconn_conn_param(struct rdma_conn_param *param,
-			 const struct ib_device *ibdev, const void *data,
-			 u8 len)
+			 const struct sp_rconn *rc, const void *data, u8 len)
 {
+	const struct ib_device_attr *attrs = &rc->ibdev->attrs;
+	int reads = rc->kind == SP_WIRE_BW ? U8_MAX : 1;
+
 	memset(param, 0, sizeof(*param));
 	param->private_data = data;
 	param->private_data_len = len;
-	param->responder_resources = min_t(int, 1, ibdev->attrs.max_qp_rd_atom);
-	param->initiator_depth = min_t(int, 1,
-				       ibdev->attrs.max_qp_init_rd_atom);
+	param->responder_resources = min(reads, attrs->max_qp_rd_atom);
+	param->initiator_depth = min(reads, attrs->max_qp_init_rd_atom);
 	param->flow_control = 1;
 	param->retry_count = 7;
 	param->rnr_retry_count = 7;
 }
 
 /* The hello of @rc's side: the test, and our receive buffer. */
-void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc,
-		   u32 size)
+void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc)
 {
 	bool remote = rc->op == SPARKPERF_LAT_OP_WRITE ||
 		      (rc->op == SPARKPERF_LAT_OP_READ && rc->server);
 
-	BUILD_BUG_ON(sizeof(struct sp_wire_hello) != 24);
+	/* rdma_cm carries 56 bytes of private data in a request. */
+	BUILD_BUG_ON(sizeof(struct sp_wire_hello) != 32);
 	memset(hello, 0, sizeof(*hello));
 	hello->magic = cpu_to_be32(SP_WIRE_MAGIC);
 	hello->version = SP_WIRE_VERSION;
 	hello->op = rc->op;
-	hello->size = cpu_to_be32(size);
+	hello->kind = rc->kind;
+	hello->flags = rc->wflags;
+	hello->size = cpu_to_be32(rc->sbuf.size);
+	hello->depth = cpu_to_be32(rc->depth);
+	hello->signal = cpu_to_be32(rc->signal);
 	if (remote) {
 		hello->rkey = cpu_to_be32(rc->rbuf.mr->rkey);
 		hello->addr = cpu_to_be64(rc->rbuf.mr->iova);
@@ -558,9 +761,25 @@ int sp_wire_parse_hello(struct sp_wire_hello *hello, const void *data,
 	}
 	if (!hello->op || hello->op > SPARKPERF_LAT_OP_MAX ||
 	    !be32_to_cpu(hello->size) ||
-	    be32_to_cpu(hello->size) > SPARKPERF_LAT_SIZE_MAX) {
-		snprintf(reason, reason_len, "op %u, size %u not supported",
+	    be32_to_cpu(hello->size) > SPARKPERF_LAT_SIZE_MAX ||
+	    (hello->kind != SP_WIRE_LAT && hello->kind != SP_WIRE_BW)) {
+		snprintf(reason, reason_len,
+			 "test %u, op %u, size %u not supported", hello->kind,
 			 hello->op, be32_to_cpu(hello->size));
+		return -EPROTO;
+	}
+	if (hello->kind == SP_WIRE_BW &&
+	    (!be32_to_cpu(hello->depth) ||
+	     be32_to_cpu(hello->depth) > SPARKPERF_BW_DEPTH_MAX ||
+	     !be32_to_cpu(hello->signal) ||
+	     be32_to_cpu(hello->signal) > be32_to_cpu(hello->depth) ||
+	     (hello->flags & ~SP_WIRE_F_ALL) ||
+	     ((hello->flags & SP_WIRE_F_BIDIR) &&
+	      hello->op == SPARKPERF_LAT_OP_READ))) {
+		snprintf(reason, reason_len,
+			 "depth %u, signal %u, flags 0x%x not supported",
+			 be32_to_cpu(hello->depth), be32_to_cpu(hello->signal),
+			 hello->flags);
 		return -EPROTO;
 	}
 	return 0;

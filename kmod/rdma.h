@@ -7,6 +7,7 @@
 #ifndef SP_RDMA_H
 #define SP_RDMA_H
 
+#include <linux/bottom_half.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
 #include <linux/types.h>
@@ -17,32 +18,57 @@ struct rdma_cm_event;
 struct rdma_conn_param;
 
 /*
- * Wire format, version 1. Every field is big-endian.
+ * Wire format, version 2. Every field is big-endian.
  *
  * The client's connection request carries a struct sp_wire_hello: the test
- * (op, size) and, for the write op, where the server must write back (the
- * client's receive buffer: addr, rkey). The server accepts with a struct
- * sp_wire_hello of its own: the buffer the client writes to (write) or
- * reads from (read), addr and rkey. Addresses are offsets into a
- * zero-based registration, never kernel addresses.
+ * (kind, op, size, flags and, for bandwidth, the work requests in flight
+ * and the completion interval) and, for the write op, where the server may
+ * write (the client's receive buffer: addr, rkey). The server accepts with
+ * a struct sp_wire_hello of its own: the buffer the client writes to
+ * (write) or reads from (read), addr and rkey. Addresses are offsets into
+ * a zero-based registration, never kernel addresses.
  *
  * A server that cannot serve rejects with a struct sp_wire_reject: a
  * positive errno and a NUL-terminated reason the client reports.
  *
  * After the connection is established the server sends one zero-length
- * SEND, "ready": its buffers are registered and the client may start.
+ * SEND, "ready": its buffers are registered, its receives posted, and the
+ * client may start.
+ *
+ * Bandwidth (SP_WIRE_BW): the client's messages are RDMA WRITEs (with
+ * immediate when it validates or runs both ways, so that the server sees
+ * each one), SENDs or RDMA READs of SIZE bytes. With SP_WIRE_F_BIDIR the
+ * server sends too, from its first received message on: RDMA WRITE with
+ * immediate or SEND. The client ends its run with a "fin", a zero-length
+ * SEND with immediate SP_WIRE_FIN; the server stops sending and answers
+ * with a zero-length SEND with immediate, the messages it found corrupt
+ * (saturated), after all it sent. The client then disconnects.
  */
 #define SP_WIRE_MAGIC 0x5350524bU	/* "SPRK" */
-#define SP_WIRE_VERSION 1
+#define SP_WIRE_VERSION 2
+#define SP_WIRE_FIN 0x46494e21U		/* "FIN!" */
+
+enum sp_wire_kind {
+	SP_WIRE_LAT = 1,
+	SP_WIRE_BW,
+};
+
+/* sp_wire_hello.flags */
+#define SP_WIRE_F_BIDIR 0x1
+#define SP_WIRE_F_VALIDATE 0x2
+#define SP_WIRE_F_ALL (SP_WIRE_F_BIDIR | SP_WIRE_F_VALIDATE)
 
 struct sp_wire_hello {
 	__be32 magic;
 	u8 version;
 	u8 op;			/* enum sparkperf_lat_op */
-	__be16 reserved;	/* 0 */
+	u8 kind;		/* enum sp_wire_kind */
+	u8 flags;		/* SP_WIRE_F_*, bandwidth only */
 	__be32 size;		/* bytes per message */
 	__be32 rkey;
 	__be64 addr;
+	__be32 depth;		/* bandwidth: work requests in flight per QP */
+	__be32 signal;		/* bandwidth: a completion every this many */
 };
 
 #define SP_WIRE_REASON_LEN 128
@@ -69,6 +95,7 @@ struct sp_buf {
 	struct page **chunks;
 	struct sg_table sgt;
 	bool mapped;
+	bool sync;			/* CPU access needs DMA syncs */
 	struct ib_mr *mr;
 	int access;
 	u8 *head;			/* CPU address of byte 0 */
@@ -82,21 +109,40 @@ enum {
 	SP_RC_PEER_GONE,	/* the peer disconnected */
 };
 
-/* wr_id of every work request: what it was, for completions and errors. */
+/*
+ * What a work request was, for completions and errors: the low byte of
+ * its wr_id. A send-queue WR's wr_id also carries how many WRs its
+ * completion retires (SP_WR_ID), itself and the unsignaled ones before it.
+ */
 enum sp_wr {
 	SP_WR_REG,
 	SP_WR_WRITE,
+	SP_WR_WRITE_IMM,
 	SP_WR_READ,
 	SP_WR_SEND,
 	SP_WR_READY,
-	SP_WR_RECV,
+	SP_WR_FIN,
+	SP_WR_RECV,		/* first of the receive queue's */
 	SP_WR_RECV_READY,
 	SP_WR_MAX,
 };
 
+#define SP_WR_ID(what, retires) ((u64)(retires) << 8 | (what))
+
+static inline enum sp_wr sp_wr_what(u64 wr_id)
+{
+	return wr_id & 0xff;
+}
+
+static inline u32 sp_wr_retires(u64 wr_id)
+{
+	return wr_id >> 8;
+}
+
 #define SP_SQ_DEPTH 16
 #define SP_RQ_DEPTH 4
-#define SP_CQ_DEPTH (SP_SQ_DEPTH + SP_RQ_DEPTH)
+/* Work requests posted with one ib_post_send() or ib_post_recv() at most. */
+#define SP_POST_CHAIN 16
 
 struct sp_rconn {
 	struct rdma_cm_id *id;
@@ -106,41 +152,70 @@ struct sp_rconn {
 	struct ib_qp *qp;
 	struct sp_buf sbuf;		/* what we send or write from */
 	struct sp_buf rbuf;		/* what the peer writes to or reads */
+	/* The test, as in the hello. */
+	u8 kind;			/* enum sp_wire_kind */
 	u8 op;
+	u8 wflags;			/* SP_WIRE_F_* */
+	u32 depth;			/* bandwidth: data WRs in flight */
+	u32 signal;			/* bandwidth: a completion every this many */
 	bool server;
 	bool registered;
 	u32 max_inline;
+	unsigned int rq_data;		/* data receives kept posted */
 	unsigned int sq_posted;		/* send WRs not completed yet */
+	unsigned int unsignaled;	/* data WRs since the last signaled one */
 	u64 remote_addr;
 	u32 remote_rkey;
 	unsigned long flags;		/* SP_RC_* */
 	/* Completions seen by sp_rconn_poll(), by enum sp_wr. */
 	unsigned int done[SP_WR_MAX];
 	char msg[SP_MSG_LEN];		/* what failed, set with an error */
+	/* Chains of work requests, rebuilt for each post. */
+	struct ib_sge data_sge;
+	struct ib_sge recv_sge;
+	struct ib_rdma_wr chain[SP_POST_CHAIN];
+	struct ib_recv_wr rchain[SP_POST_CHAIN];
 };
 
 int sp_buf_alloc(struct sp_buf *buf, size_t size, int node);
 void sp_buf_free(struct sp_buf *buf);
+void sp_buf_fill(struct sp_buf *buf);
+bool sp_buf_check(struct sp_rconn *rc, struct sp_buf *buf, size_t len);
 
 int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id);
 void sp_rconn_destroy(struct sp_rconn *rc);
 int sp_rconn_register(struct sp_rconn *rc);
 int sp_rconn_poll(struct sp_rconn *rc);
-int sp_rconn_post_recv(struct sp_rconn *rc, bool data);
+int sp_rconn_wc_error(struct sp_rconn *rc, const struct ib_wc *wc);
+int sp_rconn_post_recv(struct sp_rconn *rc, bool data, unsigned int n);
 int sp_rconn_post(struct sp_rconn *rc, enum sp_wr what, u32 len);
+int sp_rconn_post_data(struct sp_rconn *rc, enum sp_wr what, unsigned int n,
+		       bool last);
+int sp_rconn_post_fin(struct sp_rconn *rc, u32 imm);
 int sp_rconn_wait(struct sp_rconn *rc, enum sp_wr what, unsigned int count,
 		  unsigned int timeout_ms);
 void sp_rconn_conn_param(struct rdma_conn_param *param,
-			 const struct ib_device *ibdev, const void *data,
-			 u8 len);
+			 const struct sp_rconn *rc, const void *data, u8 len);
 
 static inline bool sp_rconn_stopping(const struct sp_rconn *rc)
 {
 	return READ_ONCE(rc->flags) != 0;
 }
 
-void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc,
-		   u32 size);
+/*
+ * Pending softirqs (the network stack, soft-RoCE's tasks) run here: a
+ * thread that polls without sleeping would otherwise leave them to
+ * ksoftirqd, which waits for this very CPU. Right after a post this runs
+ * what a software device deferred (rxe's requester); with hardware it
+ * finds nothing to do.
+ */
+static inline void sp_softirqs(void)
+{
+	local_bh_disable();
+	local_bh_enable();
+}
+
+void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc);
 int sp_wire_parse_hello(struct sp_wire_hello *hello, const void *data,
 			u8 len, char *reason, size_t reason_len);
 void sp_wire_reject(struct sp_wire_reject *rej, int err, const char *reason);

@@ -3,8 +3,9 @@
  * Servers: kernel rdma_cm listeners that serve any sparkperf client. Each
  * connection request carries the client's test (rdma.h, wire format); the
  * server answers with its buffer and serves the connection: a thread that
- * echoes (write, send) or nothing at all (read). Servers are detached from
- * the socket that started them and live until SERVER_STOP or rmmod.
+ * echoes (latency write, send), receives and answers (bandwidth, bw.c) or
+ * nothing at all (latency read). Servers are detached from the socket that
+ * started them and live until SERVER_STOP or rmmod.
  *
  * Lifetimes. A served connection ("conn") lives in the sp_conns registry
  * from its accept on. Whoever takes it out of the registry owns its end:
@@ -34,14 +35,18 @@
 #include <rdma/rdma_cm.h>
 #include <linux/sparkperf.h>
 
+#include "bw.h"
 #include "device.h"
 #include "lat.h"
 #include "netlink.h"
 #include "rdma.h"
 #include "server.h"
 
-/* Connections one server serves at once, beyond which it rejects. */
-#define SP_SERVER_CONNS_MAX 32
+/*
+ * Connections one server serves at once, beyond which it rejects: room for
+ * a few bandwidth sessions of SPARKPERF_BW_QPS_MAX QPs.
+ */
+#define SP_SERVER_CONNS_MAX 256
 
 enum sp_cm_kind {
 	SP_CM_SERVER = 1,
@@ -127,7 +132,9 @@ static int sp_conn_thread(void *arg)
 	int ret;
 
 	ret = sp_rconn_post(&conn->rc, SP_WR_READY, 0);
-	if (!ret)
+	if (!ret && conn->rc.kind == SP_WIRE_BW)
+		ret = sp_bw_server(&conn->rc);
+	else if (!ret)
 		ret = sp_lat_server(&conn->rc);
 	if (ret != -EINTR) {
 		if (ret)
@@ -172,6 +179,12 @@ static int sp_conn_setup(struct sp_conn *conn, struct rdma_cm_id *id,
 			 "server out of memory for 2 x %u bytes", size);
 		return ret;
 	}
+	/* What we send, or the client reads, before it is mapped. */
+	if (hello->flags & SP_WIRE_F_VALIDATE) {
+		sp_buf_fill(&conn->rc.sbuf);
+		if (hello->op == SPARKPERF_LAT_OP_READ)
+			sp_buf_fill(&conn->rc.rbuf);
+	}
 	ret = sp_rconn_create(&conn->rc, id);
 	if (ret)
 		return ret;
@@ -181,14 +194,14 @@ static int sp_conn_setup(struct sp_conn *conn, struct rdma_cm_id *id,
 }
 
 static int sp_conn_accept(struct sp_conn *conn, struct rdma_cm_id *id,
-			  struct rdma_cm_event *ev, u32 size)
+			  struct rdma_cm_event *ev)
 {
 	const struct ib_device_attr *attrs = &id->device->attrs;
 	struct rdma_conn_param param;
 	struct sp_wire_hello reply;
 
-	sp_wire_hello(&reply, &conn->rc, size);
-	sp_rconn_conn_param(&param, id->device, &reply, sizeof(reply));
+	sp_wire_hello(&reply, &conn->rc);
+	sp_rconn_conn_param(&param, &conn->rc, &reply, sizeof(reply));
 	param.responder_resources = min_t(int, ev->param.conn.initiator_depth,
 					  attrs->max_qp_rd_atom);
 	param.initiator_depth = min_t(int, ev->param.conn.responder_resources,
@@ -226,7 +239,11 @@ static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 	conn->kind = SP_CM_CONN;
 	conn->server = server;
 	conn->cpu = -1;
+	conn->rc.kind = hello.kind;
 	conn->rc.op = hello.op;
+	conn->rc.wflags = hello.flags;
+	conn->rc.depth = be32_to_cpu(hello.depth);
+	conn->rc.signal = be32_to_cpu(hello.signal);
 	conn->rc.server = true;
 
 	ret = sp_conn_setup(conn, id, &hello);
@@ -234,7 +251,7 @@ static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 		sp_conn_reject(id, ret, conn->rc.msg);
 	else
 		/* On failure it has sent a reject itself. */
-		ret = sp_conn_accept(conn, id, ev, be32_to_cpu(hello.size));
+		ret = sp_conn_accept(conn, id, ev);
 	if (ret) {
 		sp_conn_discard(conn);
 		atomic_dec(&server->active);
@@ -290,7 +307,9 @@ static void sp_conn_established(struct sp_conn *conn)
 
 	ret = sp_rconn_register(&conn->rc);
 	if (!ret) {
-		if (conn->rc.op == SPARKPERF_LAT_OP_READ)
+		/* A latency read needs no thread; everything else does. */
+		if (conn->rc.kind == SP_WIRE_LAT &&
+		    conn->rc.op == SPARKPERF_LAT_OP_READ)
 			ret = sp_rconn_post(&conn->rc, SP_WR_READY, 0);
 		else
 			ret = sp_conn_start_thread(conn);

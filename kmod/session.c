@@ -1,39 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Latency sessions: the client side of a latency test. SPARKPERF_CMD_LAT_RUN
+ * Sessions: the client side of a latency or bandwidth test. A RUN command
  * allocates a session's memory, starts its kernel thread and answers; the
- * thread connects with rdma_cm, runs the engine (lat.c) and disconnects.
- * What was measured stays readable until the session is destroyed, which
+ * thread connects the session's links (one rdma_cm connection each, to the
+ * same peer), runs its type's engine (lat.c, bw.c) and disconnects. What
+ * was measured stays readable until the session is destroyed, which
  * happens when the netlink socket that started it is closed
  * (NETLINK_URELEASE) or at rmmod.
  *
- * Who destroys the rdma_cm id. The thread creates it and normally destroys
- * it. The id's event handler does the connecting steps (route, QP, connect)
- * under the cm's handler mutex, and on RDMA_CM_EVENT_DEVICE_REMOVAL must
- * free the QP, CQ, MRs and PD before it returns; it then returns non-zero,
- * so that the cm destroys the id itself. @res_lock decides between the two:
+ * Who destroys a link's rdma_cm id. The thread creates it and normally
+ * destroys it. The id's event handler does the connecting steps (route,
+ * QP, connect) under the cm's handler mutex, and on
+ * RDMA_CM_EVENT_DEVICE_REMOVAL must free the QP, CQ, MRs and PD before it
+ * returns; it then returns non-zero, so that the cm destroys the id
+ * itself. The session's @res_lock decides between the two:
  *
- *  - the thread holds it whenever it calls into the cm or touches the
- *    verbs resources outside the handler, and never while calling a cm
- *    function that takes the handler mutex (rdma_destroy_id());
- *  - the handler takes it inside the handler mutex, after setting
- *    SP_RC_ABORT, which makes the thread's data path let go at once;
- *  - before rdma_destroy_id() the thread frees the resources and sets
- *    @id_destroying under the lock; a removal handler that sees it
+ *  - the thread holds it whenever it (or an engine thread it waits for)
+ *    calls into the cm or touches the verbs resources outside the
+ *    handlers, and never while calling a cm function that takes a handler
+ *    mutex (rdma_destroy_id());
+ *  - a handler takes it inside its handler mutex, after setting
+ *    SP_RC_ABORT on every link, which makes the data path let go at once;
+ *  - before rdma_destroy_id() the thread frees a link's resources and sets
+ *    its @id_destroying under the lock; a removal handler that sees it
  *    returns 0 and lets the thread's rdma_destroy_id() finish the job;
  *    otherwise it frees the resources, sets @id_gone and returns 1, and
- *    the thread never touches the id again.
+ *    the thread never touches that id again.
  */
 
-#include <linux/completion.h>
-#include <linux/cpumask.h>
 #include <linux/kthread.h>
-#include <linux/mutex.h>
+#include <linux/mm.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <rdma/rdma_cm.h>
@@ -41,45 +41,14 @@
 
 #include "compat.h"
 #include "device.h"
-#include "lat.h"
 #include "netlink.h"
-#include "rdma.h"
 #include "session.h"
 
 #define SP_RESOLVE_TIMEOUT_MS 2000
 #define SP_CONNECT_TIMEOUT_S 30
 #define SP_STOP_TIMEOUT_S 10
 
-struct sp_session {
-	struct kref ref;
-	struct list_head claim;		/* on a list of sessions to destroy */
-	u32 id;
-	u32 portid;			/* the netlink socket that owns it */
-	struct sockaddr_storage peer;
-	char dev[SPARKPERF_DEV_NAME_MAX];	/* the route must use it */
-	int cpu_req;			/* -1: a CPU of the device's node */
-
-	struct sp_lat lat;
-	struct sp_rconn rc;
-	struct task_struct *thread;
-	struct completion done;		/* the run is over */
-	wait_queue_head_t wq;		/* connection progress, for the thread */
-
-	struct mutex res_lock;		/* see the top of the file */
-	bool id_gone;
-	bool id_destroying;
-
-	spinlock_t lock;		/* what follows */
-	u8 state;			/* enum sparkperf_lat_state */
-	bool established;
-	bool ended;			/* later errors are not the run's */
-	int error;
-	char error_msg[SP_MSG_LEN];
-	char dev_used[SPARKPERF_DEV_NAME_MAX];
-	int cpu;
-};
-
-struct sp_lat_dump_ctx {
+struct sp_session_dump_ctx {
 	unsigned long next_id;
 };
 
@@ -95,13 +64,30 @@ static u32 sp_sessions_next;
 static unsigned int sp_sessions_count;
 static bool sp_sessions_closed;
 
+/* The kind of session a command is about. */
+static const struct sp_session_type *sp_session_type_of(u8 cmd)
+{
+	switch (cmd) {
+	case SPARKPERF_CMD_BW_RUN:
+	case SPARKPERF_CMD_BW_STOP:
+	case SPARKPERF_CMD_BW_GET:
+		return &sp_bw_type;
+	default:
+		return &sp_lat_type;
+	}
+}
+
 static void sp_session_release(struct kref *ref)
 {
 	struct sp_session *s = container_of(ref, struct sp_session, ref);
+	unsigned int i;
 
-	sp_buf_free(&s->rc.rbuf);
-	sp_buf_free(&s->rc.sbuf);
-	sp_lat_destroy(&s->lat);
+	s->type->release(s);
+	for (i = 0; s->links && i < s->nlinks; i++) {
+		sp_buf_free(&s->links[i].rc.rbuf);
+		sp_buf_free(&s->links[i].rc.sbuf);
+	}
+	kvfree(s->links);
 	kfree(s);
 }
 
@@ -110,9 +96,18 @@ static void sp_session_put(struct sp_session *s)
 	kref_put(&s->ref, sp_session_release);
 }
 
-/* The first error of a run, with what failed; wakes the thread. */
-static __printf(3, 4) void sp_session_fail(struct sp_session *s, int err,
-					   const char *fmt, ...)
+/* Sets @bit on every link and wakes the threads waiting for one. */
+static void sp_session_flag(struct sp_session *s, int bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nlinks; i++)
+		set_bit(bit, &s->links[i].rc.flags);
+	wake_up(&s->wq);
+}
+
+/* The first error of a run, with what failed; stops the data path. */
+void sp_session_fail(struct sp_session *s, int err, const char *fmt, ...)
 {
 	va_list args;
 
@@ -124,57 +119,44 @@ static __printf(3, 4) void sp_session_fail(struct sp_session *s, int err,
 		va_end(args);
 	}
 	spin_unlock(&s->lock);
-	set_bit(SP_RC_ABORT, &s->rc.flags);
-	wake_up(&s->wq);
+	sp_session_flag(s, SP_RC_ABORT);
 }
 
-#define SP_SESSION_MSG_SIZE (16 * nla_total_size_64bit(sizeof(u64)) + \
+#define SP_SESSION_MSG_SIZE (4 * nla_total_size(sizeof(u32)) + \
 			     nla_total_size(sizeof(struct in6_addr)) + \
-			     2 * nla_total_size(SPARKPERF_DEV_NAME_MAX) + \
+			     nla_total_size(SPARKPERF_DEV_NAME_MAX) + \
 			     nla_total_size(SP_MSG_LEN))
 
 static int sp_session_fill(struct sk_buff *skb, struct sp_session *s,
 			   u32 portid, u32 seq, int flags, bool intervals)
 {
-	const struct sp_lat_cfg *cfg = &s->lat.cfg;
+	const struct sp_session_type *t = s->type;
 	char msg[SP_MSG_LEN], dev[SPARKPERF_DEV_NAME_MAX];
-	int error, cpu;
 	void *hdr;
+	int error;
 	u8 state;
 
-	hdr = sp_genl_put(skb, portid, seq, flags, SPARKPERF_CMD_LAT_GET);
+	hdr = sp_genl_put(skb, portid, seq, flags, t->cmd_get);
 	if (!hdr)
 		return -EMSGSIZE;
 
 	spin_lock(&s->lock);
 	state = s->state;
 	error = s->error;
-	cpu = s->cpu;
 	strscpy(msg, s->error_msg, sizeof(msg));
 	strscpy(dev, s->dev_used, sizeof(dev));
 	spin_unlock(&s->lock);
 
-	if (nla_put_u32(skb, SPARKPERF_A_LAT_ID, s->id) ||
-	    sp_nla_put_addr(skb, SPARKPERF_A_LAT_PEER, &s->peer) ||
-	    nla_put_u16(skb, SPARKPERF_A_LAT_PORT,
+	if (nla_put_u32(skb, t->a_id, s->id) ||
+	    sp_nla_put_addr(skb, t->a_peer, &s->peer) ||
+	    nla_put_u16(skb, t->a_port,
 			ntohs(((struct sockaddr_in *)&s->peer)->sin_port)) ||
-	    nla_put_u8(skb, SPARKPERF_A_LAT_OP, cfg->op) ||
-	    nla_put_u32(skb, SPARKPERF_A_LAT_SIZE, cfg->size) ||
-	    (cfg->iters &&
-	     nla_put_u64_64bit(skb, SPARKPERF_A_LAT_ITERS, cfg->iters,
-			       SPARKPERF_A_LAT_PAD)) ||
-	    (cfg->duration_ms &&
-	     nla_put_u32(skb, SPARKPERF_A_LAT_DURATION_MS, cfg->duration_ms)) ||
-	    nla_put_u32(skb, SPARKPERF_A_LAT_WARMUP, cfg->warmup) ||
-	    nla_put_u32(skb, SPARKPERF_A_LAT_SAMPLES_MAX, cfg->samples_max) ||
-	    nla_put_u32(skb, SPARKPERF_A_LAT_INTERVAL_MS, cfg->interval_ms) ||
-	    (dev[0] && nla_put_string(skb, SPARKPERF_A_LAT_DEV, dev)) ||
-	    (cpu >= 0 && nla_put_u32(skb, SPARKPERF_A_LAT_CPU, cpu)) ||
-	    nla_put_u8(skb, SPARKPERF_A_LAT_STATE, state) ||
+	    (dev[0] && nla_put_string(skb, t->a_dev, dev)) ||
+	    nla_put_u8(skb, t->a_state, state) ||
 	    (state == SPARKPERF_LAT_STATE_FAILED &&
-	     (nla_put_s32(skb, SPARKPERF_A_LAT_ERROR, error) ||
-	      nla_put_string(skb, SPARKPERF_A_LAT_ERROR_MSG, msg))) ||
-	    sp_lat_fill(skb, &s->lat, intervals)) {
+	     (nla_put_s32(skb, t->a_error, error) ||
+	      nla_put_string(skb, t->a_error_msg, msg))) ||
+	    t->fill(skb, s, intervals)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -182,10 +164,13 @@ static int sp_session_fill(struct sk_buff *skb, struct sp_session *s,
 	return 0;
 }
 
-/* A SPARKPERF_CMD_LAT_PROGRESS message, if anyone listens. */
-static void sp_session_progress(struct sp_session *s,
-				const struct sp_lat_interval *iv)
+/*
+ * A progress message, if anyone listens: the state, the kind's counters,
+ * and @iv, an interval that just ended.
+ */
+void sp_session_progress(struct sp_session *s, const struct sp_interval *iv)
 {
+	const struct sp_session_type *t = s->type;
 	struct sk_buff *skb;
 	void *hdr;
 	u8 state;
@@ -196,16 +181,15 @@ static void sp_session_progress(struct sp_session *s,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = sp_genl_put(skb, 0, 0, 0, SPARKPERF_CMD_LAT_PROGRESS);
+	hdr = sp_genl_put(skb, 0, 0, 0, t->cmd_progress);
 	if (!hdr)
 		goto err;
 	spin_lock(&s->lock);
 	state = s->state;
 	spin_unlock(&s->lock);
-	if (nla_put_u32(skb, SPARKPERF_A_LAT_ID, s->id) ||
-	    nla_put_u8(skb, SPARKPERF_A_LAT_STATE, state) ||
-	    sp_lat_fill_progress(skb, &s->lat) ||
-	    (iv && sp_lat_fill_interval(skb, SPARKPERF_A_LAT_INTERVAL, iv)))
+	if (nla_put_u32(skb, t->a_id, s->id) ||
+	    nla_put_u8(skb, t->a_state, state) ||
+	    t->fill_progress(skb, s, iv))
 		goto err;
 	genlmsg_end(skb, hdr);
 	sp_genl_send_progress(skb);
@@ -213,12 +197,6 @@ static void sp_session_progress(struct sp_session *s,
 
 err:
 	nlmsg_free(skb);
-}
-
-static void sp_session_interval_done(struct sp_lat *lat,
-				     const struct sp_lat_interval *iv)
-{
-	sp_session_progress(container_of(lat, struct sp_session, lat), iv);
 }
 
 static void sp_session_set_state(struct sp_session *s, u8 state)
@@ -234,10 +212,10 @@ static struct sockaddr *sp_peer(struct sp_session *s)
 	return (struct sockaddr *)&s->peer;
 }
 
-static void sp_session_addr_resolved(struct sp_session *s,
-				     struct rdma_cm_id *id)
+static void sp_link_addr_resolved(struct sp_link *l, struct rdma_cm_id *id)
 {
 	const char *name = dev_name(&id->device->dev);
+	struct sp_session *s = l->s;
 	int ret;
 
 	spin_lock(&s->lock);
@@ -256,35 +234,36 @@ static void sp_session_addr_resolved(struct sp_session *s,
 }
 
 /* Under the handler mutex: resources, then the connection request. */
-static void sp_session_route_resolved(struct sp_session *s,
-				      struct rdma_cm_id *id)
+static void sp_link_route_resolved(struct sp_link *l, struct rdma_cm_id *id)
 {
+	struct sp_session *s = l->s;
 	struct rdma_conn_param param;
 	struct sp_wire_hello hello;
 	int ret = 0;
 
 	mutex_lock(&s->res_lock);
-	if (sp_rconn_stopping(&s->rc))
+	if (sp_rconn_stopping(&l->rc))
 		goto out;
-	ret = sp_rconn_create(&s->rc, id);
+	ret = sp_rconn_create(&l->rc, id);
 	if (ret)
 		goto out;
-	sp_wire_hello(&hello, &s->rc, s->lat.cfg.size);
-	sp_rconn_conn_param(&param, id->device, &hello, sizeof(hello));
+	sp_wire_hello(&hello, &l->rc);
+	sp_rconn_conn_param(&param, &l->rc, &hello, sizeof(hello));
 	ret = rdma_connect_locked(id, &param);
 	if (ret)
-		snprintf(s->rc.msg, sizeof(s->rc.msg),
+		snprintf(l->rc.msg, sizeof(l->rc.msg),
 			 "cannot send the connection request: %d", ret);
 out:
 	mutex_unlock(&s->res_lock);
 	if (ret)
-		sp_session_fail(s, ret, "%s", s->rc.msg);
+		sp_session_fail(s, ret, "%s", l->rc.msg);
 }
 
-static void sp_session_established(struct sp_session *s,
-				   const struct rdma_cm_event *ev)
+static void sp_link_established(struct sp_link *l,
+				const struct rdma_cm_event *ev)
 {
 	char reason[SP_WIRE_REASON_LEN];
+	struct sp_session *s = l->s;
 	struct sp_wire_hello hello;
 
 	if (sp_wire_parse_hello(&hello, ev->param.conn.private_data,
@@ -294,24 +273,26 @@ static void sp_session_established(struct sp_session *s,
 				reason);
 		return;
 	}
-	if (hello.op != s->lat.cfg.op ||
-	    be32_to_cpu(hello.size) != s->lat.cfg.size) {
+	if (hello.kind != l->rc.kind || hello.op != l->rc.op ||
+	    be32_to_cpu(hello.size) != s->size) {
 		sp_session_fail(s, -EPROTO, "%pISc answered for another test",
 				sp_peer(s));
 		return;
 	}
-	s->rc.remote_addr = be64_to_cpu(hello.addr);
-	s->rc.remote_rkey = be32_to_cpu(hello.rkey);
+	l->rc.remote_addr = be64_to_cpu(hello.addr);
+	l->rc.remote_rkey = be32_to_cpu(hello.rkey);
 	spin_lock(&s->lock);
-	s->established = true;
+	l->established = true;
+	s->connected++;
 	spin_unlock(&s->lock);
 	wake_up(&s->wq);
 }
 
-static void sp_session_rejected(struct sp_session *s, struct rdma_cm_id *id,
-				struct rdma_cm_event *ev)
+static void sp_link_rejected(struct sp_link *l, struct rdma_cm_id *id,
+			     struct rdma_cm_event *ev)
 {
 	char reason[SP_WIRE_REASON_LEN];
+	struct sp_session *s = l->s;
 	const void *data;
 	u8 len = 0;
 	int err;
@@ -328,16 +309,17 @@ static void sp_session_rejected(struct sp_session *s, struct rdma_cm_id *id,
 }
 
 /* See the top of the file. Non-zero: the cm destroys the id. */
-static int sp_session_device_removal(struct sp_session *s)
+static int sp_link_device_removal(struct sp_link *l)
 {
+	struct sp_session *s = l->s;
 	bool destroy;
 
 	sp_session_fail(s, -ENODEV, "RDMA device %s was removed", s->dev_used);
 	mutex_lock(&s->res_lock);
-	destroy = !s->id_destroying;
+	destroy = !l->id_destroying;
 	if (destroy) {
-		sp_rconn_destroy(&s->rc);
-		s->id_gone = true;
+		sp_rconn_destroy(&l->rc);
+		l->id_gone = true;
 	}
 	mutex_unlock(&s->res_lock);
 	return destroy;
@@ -346,20 +328,21 @@ static int sp_session_device_removal(struct sp_session *s)
 static int sp_session_cm_handler(struct rdma_cm_id *id,
 				 struct rdma_cm_event *ev)
 {
-	struct sp_session *s = id->context;
+	struct sp_link *l = id->context;
+	struct sp_session *s = l->s;
 
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		sp_session_addr_resolved(s, id);
+		sp_link_addr_resolved(l, id);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		sp_session_route_resolved(s, id);
+		sp_link_route_resolved(l, id);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		sp_session_established(s, ev);
+		sp_link_established(l, ev);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
-		sp_session_rejected(s, id, ev);
+		sp_link_rejected(l, id, ev);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		sp_session_fail(s, ev->status ?: -EHOSTUNREACH,
@@ -378,7 +361,7 @@ static int sp_session_cm_handler(struct rdma_cm_id *id,
 				ev->status);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		set_bit(SP_RC_PEER_GONE, &s->rc.flags);
+		set_bit(SP_RC_PEER_GONE, &l->rc.flags);
 		sp_session_fail(s, -ECONNRESET, "%pISc closed the connection",
 				sp_peer(s));
 		break;
@@ -387,7 +370,7 @@ static int sp_session_cm_handler(struct rdma_cm_id *id,
 				"the address of the connection changed");
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		return sp_session_device_removal(s);
+		return sp_link_device_removal(l);
 	default:
 		break;
 	}
@@ -399,40 +382,46 @@ static bool sp_session_connected(struct sp_session *s)
 	bool ret;
 
 	spin_lock(&s->lock);
-	ret = s->established;
+	ret = s->connected == s->nlinks;
 	spin_unlock(&s->lock);
 	return ret;
 }
 
-/* Connects; on failure the error is recorded. */
+/* Connects every link at once; on failure the error is recorded. */
 static int sp_session_connect(struct sp_session *s)
 {
 	struct rdma_cm_id *id;
+	unsigned int i;
 	int ret;
 
-	id = rdma_create_id(&init_net, sp_session_cm_handler, s, RDMA_PS_TCP,
-			    IB_QPT_RC);
-	if (IS_ERR(id)) {
-		ret = PTR_ERR(id);
-		sp_session_fail(s, ret, "cannot create an rdma_cm id: %d", ret);
-		return ret;
-	}
+	for (i = 0; i < s->nlinks; i++) {
+		struct sp_link *l = &s->links[i];
 
-	mutex_lock(&s->res_lock);
-	s->rc.id = id;
-	ret = rdma_resolve_addr(id, NULL, sp_peer(s), SP_RESOLVE_TIMEOUT_MS);
-	mutex_unlock(&s->res_lock);
-	if (ret) {
-		sp_session_fail(s, ret, "cannot resolve %pISc: %d", sp_peer(s),
-				ret);
-		return ret;
+		id = rdma_create_id(&init_net, sp_session_cm_handler, l,
+				    RDMA_PS_TCP, IB_QPT_RC);
+		if (IS_ERR(id)) {
+			ret = PTR_ERR(id);
+			sp_session_fail(s, ret,
+					"cannot create an rdma_cm id: %d", ret);
+			return ret;
+		}
+		mutex_lock(&s->res_lock);
+		l->rc.id = id;
+		ret = rdma_resolve_addr(id, NULL, sp_peer(s),
+					SP_RESOLVE_TIMEOUT_MS);
+		mutex_unlock(&s->res_lock);
+		if (ret) {
+			sp_session_fail(s, ret, "cannot resolve %pISc: %d",
+					sp_peer(s), ret);
+			return ret;
+		}
 	}
 
 	wait_event_interruptible_timeout(s->wq, sp_session_connected(s) ||
-					 sp_rconn_stopping(&s->rc) ||
+					 sp_session_stopping(s) ||
 					 kthread_should_stop(),
 					 SP_CONNECT_TIMEOUT_S * HZ);
-	if (sp_rconn_stopping(&s->rc) || kthread_should_stop())
+	if (sp_session_stopping(s) || kthread_should_stop())
 		return -EINTR;
 	if (!sp_session_connected(s)) {
 		sp_session_fail(s, -ETIMEDOUT,
@@ -443,67 +432,55 @@ static int sp_session_connect(struct sp_session *s)
 	return 0;
 }
 
-/* Under res_lock, connected: pins the thread. */
-static int sp_session_pin(struct sp_session *s)
+/* Under res_lock, the run over: disconnects and frees what is left. */
+static void sp_session_disconnect(struct sp_session *s)
 {
-	int cpu, ret;
+	unsigned int i;
 
-	cpu = sp_lat_cpu_get(s->cpu_req, sp_device_numa_node(s->rc.ibdev));
-	if (cpu < 0) {
-		sp_session_fail(s, -ENODEV, "no online CPU");
-		return -ENODEV;
+	for (i = 0; i < s->nlinks; i++) {
+		struct sp_link *l = &s->links[i];
+		bool established;
+
+		if (!l->rc.id || l->id_gone)
+			continue;
+		spin_lock(&s->lock);
+		established = l->established;
+		spin_unlock(&s->lock);
+		if (established)
+			rdma_disconnect(l->rc.id);
+		sp_rconn_destroy(&l->rc);
+		l->id_destroying = true;
 	}
-	ret = set_cpus_allowed_ptr(current, cpumask_of(cpu));
-	if (ret) {
-		sp_lat_cpu_put(cpu);
-		sp_session_fail(s, ret, "cannot run on CPU %d: %d", cpu, ret);
-		return ret;
-	}
-	spin_lock(&s->lock);
-	s->cpu = cpu;
-	spin_unlock(&s->lock);
-	return 0;
 }
 
 static int sp_session_thread(void *arg)
 {
 	struct sp_session *s = arg;
-	bool destroy = false;
-	int ret, cpu;
+	unsigned int i;
+	bool gone = false;
+	int ret;
 	u8 state;
 
 	sp_session_progress(s, NULL);
 	ret = sp_session_connect(s);
 
 	mutex_lock(&s->res_lock);
-	if (!ret && !s->id_gone) {
-		ret = sp_session_pin(s);
-		if (!ret) {
-			sp_session_set_state(s, SPARKPERF_LAT_STATE_RUNNING);
-			ret = sp_rconn_register(&s->rc);
-			if (!ret)
-				ret = sp_lat_client(&s->lat, &s->rc);
-			if (ret && ret != -EINTR)
-				sp_session_fail(s, ret, "%s", s->rc.msg);
-		}
+	for (i = 0; i < s->nlinks; i++)
+		gone |= s->links[i].id_gone;
+	if (!ret && !gone) {
+		sp_session_set_state(s, SPARKPERF_LAT_STATE_RUNNING);
+		ret = s->type->run(s);
 	}
-
 	spin_lock(&s->lock);
 	s->ended = true;
 	spin_unlock(&s->lock);
-	if (s->rc.id && !s->id_gone) {
-		if (sp_session_connected(s))
-			rdma_disconnect(s->rc.id);
-		sp_rconn_destroy(&s->rc);
-		s->id_destroying = true;
-		destroy = true;
-	}
+	sp_session_disconnect(s);
 	mutex_unlock(&s->res_lock);
-	if (destroy)
-		rdma_destroy_id(s->rc.id);
+	for (i = 0; i < s->nlinks; i++)
+		if (s->links[i].id_destroying)
+			rdma_destroy_id(s->links[i].rc.id);
 
 	spin_lock(&s->lock);
-	cpu = s->cpu;
 	if (s->error)
 		state = SPARKPERF_LAT_STATE_FAILED;
 	else if (ret)
@@ -511,19 +488,18 @@ static int sp_session_thread(void *arg)
 	else
 		state = SPARKPERF_LAT_STATE_DONE;
 	spin_unlock(&s->lock);
-	sp_lat_cpu_put(cpu);
 	sp_session_set_state(s, state);
 	complete_all(&s->done);
 	return 0;
 }
 
-/* The session is out of the registry: stops it and drops the registry's
- * reference.
+/*
+ * The session is out of the registry: stops it at once, with no error,
+ * and drops the registry's reference.
  */
 static void sp_session_destroy(struct sp_session *s)
 {
-	set_bit(SP_RC_STOP, &s->rc.flags);
-	wake_up(&s->wq);
+	sp_session_flag(s, SP_RC_ABORT);
 	if (s->thread) {
 		kthread_stop(s->thread);
 		put_task_struct(s->thread);
@@ -580,81 +556,39 @@ static struct notifier_block sp_session_nb = {
 	.notifier_call = sp_session_notify,
 };
 
-static void sp_lat_cfg_parse(struct sp_lat_cfg *cfg, struct nlattr **attrs)
+/* Each link's two buffers of s->size bytes. */
+static int sp_session_alloc_links(struct sp_session *s)
 {
-	*cfg = (struct sp_lat_cfg) {
-		.op = SPARKPERF_LAT_OP_WRITE,
-		.size = 2,
-		.iters = 1000,
-		.warmup = 100,
-		.samples_max = SPARKPERF_LAT_SAMPLES_DEFAULT,
-		.interval_ms = 1000,
-	};
-	if (attrs[SPARKPERF_A_LAT_OP])
-		cfg->op = nla_get_u8(attrs[SPARKPERF_A_LAT_OP]);
-	if (attrs[SPARKPERF_A_LAT_SIZE])
-		cfg->size = nla_get_u32(attrs[SPARKPERF_A_LAT_SIZE]);
-	if (attrs[SPARKPERF_A_LAT_ITERS])
-		cfg->iters = nla_get_u64(attrs[SPARKPERF_A_LAT_ITERS]);
-	if (attrs[SPARKPERF_A_LAT_DURATION_MS]) {
-		cfg->duration_ms = nla_get_u32(attrs[SPARKPERF_A_LAT_DURATION_MS]);
-		cfg->iters = 0;
-	}
-	if (attrs[SPARKPERF_A_LAT_WARMUP])
-		cfg->warmup = nla_get_u32(attrs[SPARKPERF_A_LAT_WARMUP]);
-	if (attrs[SPARKPERF_A_LAT_SAMPLES_MAX])
-		cfg->samples_max = nla_get_u32(attrs[SPARKPERF_A_LAT_SAMPLES_MAX]);
-	if (attrs[SPARKPERF_A_LAT_INTERVAL_MS])
-		cfg->interval_ms = nla_get_u32(attrs[SPARKPERF_A_LAT_INTERVAL_MS]);
-}
+	unsigned int i;
+	int ret;
 
-/* Checks what the policy cannot; the session's NUMA node in *@node. */
-static int sp_lat_run_check(struct genl_info *info, int *node, int *cpu)
-{
-	struct nlattr **attrs = info->attrs;
-	struct nlattr *attr;
+	s->links = kvcalloc(s->nlinks, sizeof(*s->links), GFP_KERNEL);
+	if (!s->links)
+		return -ENOMEM;
+	for (i = 0; i < s->nlinks; i++) {
+		struct sp_link *l = &s->links[i];
 
-	if (GENL_REQ_ATTR_CHECK(info, SPARKPERF_A_LAT_PEER))
-		return -EINVAL;
-	if (attrs[SPARKPERF_A_LAT_ITERS] && attrs[SPARKPERF_A_LAT_DURATION_MS]) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    attrs[SPARKPERF_A_LAT_DURATION_MS],
-				    "iterations and duration exclude each other");
-		return -EINVAL;
-	}
-
-	*node = NUMA_NO_NODE;
-	*cpu = -1;
-	attr = attrs[SPARKPERF_A_LAT_CPU];
-	if (attr) {
-		*cpu = nla_get_u32(attr);
-		if (*cpu >= nr_cpu_ids || !cpu_online(*cpu)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "no online CPU with this number");
-			return -EINVAL;
-		}
-		*node = cpu_to_node(*cpu);
-	}
-	attr = attrs[SPARKPERF_A_LAT_DEV];
-	if (attr && !sp_device_lookup(nla_data(attr), node)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
-				    "no RDMA device with this name");
-		return -ENODEV;
+		l->s = s;
+		ret = sp_buf_alloc(&l->rc.sbuf, s->size, s->node);
+		if (!ret)
+			ret = sp_buf_alloc(&l->rc.rbuf, s->size, s->node);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-static struct sp_session *sp_session_alloc(struct genl_info *info)
+static struct sp_session *sp_session_alloc(const struct sp_session_type *t,
+					   struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
-	struct sp_lat_cfg cfg;
-	struct sp_session *s;
-	int ret, node, cpu;
 	u16 port = SPARKPERF_PORT_DEFAULT;
+	struct sp_session *s;
+	struct nlattr *attr;
+	int ret;
 
-	ret = sp_lat_run_check(info, &node, &cpu);
-	if (ret)
-		return ERR_PTR(ret);
+	if (GENL_REQ_ATTR_CHECK(info, t->a_peer))
+		return ERR_PTR(-EINVAL);
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -665,32 +599,36 @@ static struct sp_session *sp_session_alloc(struct genl_info *info)
 	init_waitqueue_head(&s->wq);
 	mutex_init(&s->res_lock);
 	spin_lock_init(&s->lock);
+	s->type = t;
 	s->portid = info->snd_portid;
-	s->cpu_req = cpu;
-	s->cpu = -1;
+	s->node = NUMA_NO_NODE;
 	s->state = SPARKPERF_LAT_STATE_CONNECTING;
 
-	if (attrs[SPARKPERF_A_LAT_PORT])
-		port = nla_get_u16(attrs[SPARKPERF_A_LAT_PORT]);
-	ret = sp_nla_get_addr(attrs[SPARKPERF_A_LAT_PEER], port, &s->peer,
-			      info->extack);
+	ret = t->parse(s, info);
 	if (ret)
 		goto err;
-	if (attrs[SPARKPERF_A_LAT_DEV])
-		nla_strscpy(s->dev, attrs[SPARKPERF_A_LAT_DEV], sizeof(s->dev));
+	attr = attrs[t->a_dev];
+	if (attr && !sp_device_lookup(nla_data(attr), &s->node)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no RDMA device with this name");
+		ret = -ENODEV;
+		goto err;
+	}
+	if (attr)
+		nla_strscpy(s->dev, attr, sizeof(s->dev));
+	if (attrs[t->a_port])
+		port = nla_get_u16(attrs[t->a_port]);
+	ret = sp_nla_get_addr(attrs[t->a_peer], port, &s->peer, info->extack);
+	if (ret)
+		goto err;
 
-	sp_lat_cfg_parse(&cfg, attrs);
-	ret = sp_lat_init(&s->lat, &cfg, node);
+	ret = sp_session_alloc_links(s);
 	if (!ret)
-		ret = sp_buf_alloc(&s->rc.sbuf, cfg.size, node);
-	if (!ret)
-		ret = sp_buf_alloc(&s->rc.rbuf, cfg.size, node);
+		ret = t->init(s);
 	if (ret) {
 		GENL_SET_ERR_MSG(info, "cannot allocate the session's memory");
 		goto err;
 	}
-	s->lat.interval_done = sp_session_interval_done;
-	s->rc.op = cfg.op;
 	return s;
 
 err:
@@ -714,7 +652,7 @@ static int sp_session_start(struct sp_session *s, struct genl_info *info,
 		goto out;
 	}
 	if (sp_sessions_count >= SPARKPERF_SESSIONS_MAX) {
-		GENL_SET_ERR_MSG(info, "too many latency sessions");
+		GENL_SET_ERR_MSG(info, "too many sessions");
 		ret = -ENOSPC;
 		goto out;
 	}
@@ -723,7 +661,8 @@ static int sp_session_start(struct sp_session *s, struct genl_info *info,
 	if (ret < 0)
 		goto out;
 
-	thread = kthread_create(sp_session_thread, s, "sparkperf-l%u", s->id);
+	thread = kthread_create(sp_session_thread, s, "sparkperf-%c%u",
+				s->type->tag, s->id);
 	if (IS_ERR(thread)) {
 		xa_erase(&sp_sessions, s->id);
 		ret = PTR_ERR(thread);
@@ -741,15 +680,18 @@ out:
 	return ret;
 }
 
-int sp_lat_run_doit(struct sk_buff *skb, struct genl_info *info)
+/* LAT_RUN, BW_RUN. */
+int sp_session_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	u8 cmd = info->genlhdr->cmd;
+	const struct sp_session_type *t = sp_session_type_of(cmd);
 	struct sp_session *s;
 	struct sk_buff *reply;
 	void *hdr;
 	u32 id;
 	int ret;
 
-	s = sp_session_alloc(info);
+	s = sp_session_alloc(t, info);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	ret = sp_session_start(s, info, &id);
@@ -761,9 +703,8 @@ int sp_lat_run_doit(struct sk_buff *skb, struct genl_info *info)
 	reply = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!reply)
 		return -ENOMEM;
-	hdr = sp_genl_put(reply, info->snd_portid, info->snd_seq, 0,
-			  SPARKPERF_CMD_LAT_RUN);
-	if (!hdr || nla_put_u32(reply, SPARKPERF_A_LAT_ID, id)) {
+	hdr = sp_genl_put(reply, info->snd_portid, info->snd_seq, 0, cmd);
+	if (!hdr || nla_put_u32(reply, t->a_id, id)) {
 		nlmsg_free(reply);
 		return -EMSGSIZE;
 	}
@@ -771,54 +712,86 @@ int sp_lat_run_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(reply, info);
 }
 
-/* A session by the id in @info, with a reference, or NULL (and extack). */
+/* NL_SET_ERR_MSG() takes string literals only: one per kind. */
+static void sp_session_not_found(const struct sp_session_type *t,
+				 struct netlink_ext_ack *extack,
+				 const struct nlattr *attr)
+{
+	if (t == &sp_bw_type)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "no bandwidth session with this id");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "no latency session with this id");
+}
+
+/* Under sp_sessions_lock: the session of kind @t with this id, or NULL. */
+static struct sp_session *sp_session_find(const struct sp_session_type *t,
+					  u32 id)
+{
+	struct sp_session *s = xa_load(&sp_sessions, id);
+
+	return s && s->type == t ? s : NULL;
+}
+
+/*
+ * The session of the command's kind by the id in @info, with a reference,
+ * or NULL (and extack).
+ */
 static struct sp_session *sp_session_get(struct genl_info *info)
 {
-	struct nlattr *attr = info->attrs[SPARKPERF_A_LAT_ID];
+	const struct sp_session_type *t;
 	struct sp_session *s;
+	struct nlattr *attr;
 
+	t = sp_session_type_of(info->genlhdr->cmd);
+	attr = info->attrs[t->a_id];
 	mutex_lock(&sp_sessions_lock);
-	s = xa_load(&sp_sessions, nla_get_u32(attr));
+	s = sp_session_find(t, nla_get_u32(attr));
 	if (s)
 		kref_get(&s->ref);
 	mutex_unlock(&sp_sessions_lock);
 	if (!s)
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
-				    "no latency session with this id");
+		sp_session_not_found(t, info->extack, attr);
 	return s;
 }
 
-int sp_lat_stop_doit(struct sk_buff *skb, struct genl_info *info)
+/* LAT_STOP, BW_STOP. */
+int sp_session_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct sp_session_type *t;
 	struct sp_session *s;
 
-	if (GENL_REQ_ATTR_CHECK(info, SPARKPERF_A_LAT_ID))
+	t = sp_session_type_of(info->genlhdr->cmd);
+	if (GENL_REQ_ATTR_CHECK(info, t->a_id))
 		return -EINVAL;
 	s = sp_session_get(info);
 	if (!s)
 		return -ENOENT;
 
-	set_bit(SP_RC_STOP, &s->rc.flags);
-	wake_up(&s->wq);
+	sp_session_flag(s, SP_RC_STOP);
 	/* Answer once the results are final; the thread never takes long. */
 	wait_for_completion_killable_timeout(&s->done, SP_STOP_TIMEOUT_S * HZ);
 	sp_session_put(s);
 	return 0;
 }
 
-int sp_lat_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* LAT_GET, BW_GET of one session. */
+int sp_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct sp_session_type *t;
 	struct sk_buff *reply;
 	struct sp_session *s;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, SPARKPERF_A_LAT_ID))
+	t = sp_session_type_of(info->genlhdr->cmd);
+	if (GENL_REQ_ATTR_CHECK(info, t->a_id))
 		return -EINVAL;
 	s = sp_session_get(info);
 	if (!s)
 		return -ENOENT;
 
-	reply = genlmsg_new(SP_SESSION_MSG_SIZE + sp_lat_msg_size(&s->lat, true),
+	reply = genlmsg_new(SP_SESSION_MSG_SIZE + t->msg_size(s, true),
 			    GFP_KERNEL);
 	ret = reply ? sp_session_fill(reply, s, info->snd_portid,
 				      info->snd_seq, 0, true) : -ENOMEM;
@@ -830,10 +803,15 @@ int sp_lat_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(reply, info);
 }
 
-/* Every session, without the interval series (it may not fit a dump). */
-int sp_lat_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/*
+ * Every session of the command's kind, without the interval series (it
+ * may not fit a dump).
+ */
+int sp_session_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct sp_lat_dump_ctx *ctx = (struct sp_lat_dump_ctx *)cb->ctx;
+	struct sp_session_dump_ctx *ctx = (struct sp_session_dump_ctx *)cb->ctx;
+	const struct genlmsghdr *ghdr = nlmsg_data(cb->nlh);
+	const struct sp_session_type *t = sp_session_type_of(ghdr->cmd);
 	struct sp_session *s;
 	unsigned long index;
 	int ret = 0;
@@ -842,10 +820,14 @@ int sp_lat_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	mutex_lock(&sp_sessions_lock);
 	xa_for_each_start(&sp_sessions, index, s, ctx->next_id) {
-		ret = sp_session_fill(skb, s, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
-		if (ret)
-			break;
+		if (s->type == t) {
+			ret = sp_session_fill(skb, s,
+					      NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					      false);
+			if (ret)
+				break;
+		}
 		ctx->next_id = index + 1;
 	}
 	mutex_unlock(&sp_sessions_lock);
@@ -869,7 +851,7 @@ int sp_lat_samples_start(struct netlink_callback *cb)
 	ctx->next = 0;
 
 	mutex_lock(&sp_sessions_lock);
-	s = xa_load(&sp_sessions, ctx->id);
+	s = sp_session_find(&sp_lat_type, ctx->id);
 	if (s) {
 		spin_lock(&s->lat.lock);
 		ctx->end = s->lat.count;
@@ -877,8 +859,8 @@ int sp_lat_samples_start(struct netlink_callback *cb)
 	}
 	mutex_unlock(&sp_sessions_lock);
 	if (!s) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[SPARKPERF_A_LAT_ID],
-				    "no latency session with this id");
+		sp_session_not_found(&sp_lat_type, cb->extack,
+				     attrs[SPARKPERF_A_LAT_ID]);
 		return -ENOENT;
 	}
 	return 0;
@@ -892,7 +874,7 @@ int sp_lat_samples_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 
 	mutex_lock(&sp_sessions_lock);
-	s = xa_load(&sp_sessions, ctx->id);
+	s = sp_session_find(&sp_lat_type, ctx->id);
 	if (!s) {
 		ret = -ENOENT;
 		goto out;

@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bandwidth engine. A session's run, in its own thread (the
+ * coordinator), registers every link, waits for each server's "ready" and
+ * for START_AT_NS, then starts THREADS workers, each pinned to a CPU of the
+ * device's node; worker i drives QPs i, i + THREADS, ... . A worker keeps
+ * DEPTH data WRs posted on each of its QPs, in chains, with a completion
+ * every SIGNAL of them, polls each CQ and counts what completes in its own
+ * counters, which the coordinator reads without a lock to close an
+ * interval every INTERVAL_MS. A QP's run ends with the fin exchange
+ * (rdma.h) once it has posted its ITERS messages, DURATION_MS is over, or
+ * on BW_STOP: it is done when its fin has completed and the server's
+ * answer has come.
+ *
+ * The threads that poll must not starve a software RDMA device (rxe), which
+ * works in softirq and workqueue context on the same CPUs: they run pending
+ * softirqs and yield after each round, and sleep once nothing has come for
+ * SP_BW_IDLE_NS.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/stringify.h>
+#include <linux/wait.h>
+#include <net/genetlink.h>
+#include <rdma/rdma_cm.h>
+#include <linux/sparkperf.h>
+
+#include "bw.h"
+#include "compat.h"
+#include "device.h"
+#include "lat.h"
+#include "rdma.h"
+#include "session.h"
+
+/* Completions reaped by one ib_poll_cq(). */
+#define SP_BW_POLL 32
+#define SP_BW_IDLE_NS (50 * NSEC_PER_USEC)
+#define SP_BW_IDLE_LONG_NS (10 * NSEC_PER_MSEC)
+#define SP_BW_READY_TIMEOUT_MS 5000
+#define SP_BW_ANSWER_TIMEOUT_S 5
+#define SP_BW_AHEAD_NS ((u64)SPARKPERF_BW_START_AHEAD_MS * NSEC_PER_MSEC)
+#define SP_BW_AHEAD_MSG \
+	"start more than " __stringify(SPARKPERF_BW_START_AHEAD_MS) " ms ahead"
+/* How long BW_STOP waits for the WRs in flight. */
+#define SP_BW_STOP_TIMEOUT_NS NSEC_PER_SEC
+
+/* What one side of a connection moved, written by its thread only. */
+struct sp_bw_counts {
+	u64 tx_msgs;
+	u64 tx_bytes;
+	u64 rx_msgs;
+	u64 rx_bytes;
+	u64 errors;		/* messages that failed validation */
+	u64 last_ns;		/* the last data completion */
+};
+
+/* One connection's data path, on either side. */
+struct sp_bw_qp {
+	struct sp_rconn *rc;
+	enum sp_wr wr;		/* the data WRs it posts */
+	u64 left;		/* data WRs still to post */
+	u64 since;		/* its last completion, ns */
+	bool fin_posted;	/* the fin, or the server's answer to it */
+	bool fin_done;		/* ... has completed */
+	bool peer_fin;		/* the peer's fin or answer has come */
+	u32 peer_imm;		/* with this immediate */
+	bool done;
+};
+
+struct sp_bw_worker {
+	struct sp_session *s;
+	struct sp_bw_counts c;	/* read by the coordinator, READ_ONCE */
+	u64 cpu_ns;
+	unsigned int index;
+	struct task_struct *task;
+	int cpu;
+	u64 deadline;		/* duration mode: when posting ends */
+	u64 stop_ns;		/* when BW_STOP was seen */
+	struct ib_wc wc[SP_BW_POLL];
+};
+
+/* A counter the coordinator reads while its writer runs. */
+static void sp_bw_add(u64 *counter, u64 n)
+{
+	WRITE_ONCE(*counter, *counter + n);
+}
+
+/*
+ * The end of a polling round: the CPU goes to whoever waits for it (the
+ * kernel may not preempt us), and once rounds have found nothing to do
+ * for a while (@busy false), we sleep a little, then longer.
+ */
+static void sp_bw_yield(u64 *idle_since, bool busy, u64 now)
+{
+	cond_resched();
+	if (busy) {
+		*idle_since = 0;
+		return;
+	}
+	if (!*idle_since)
+		*idle_since = now;
+	if (now - *idle_since >= SP_BW_IDLE_LONG_NS)
+		usleep_range(500, 1000);
+	else if (now - *idle_since >= SP_BW_IDLE_NS)
+		usleep_range(10, 50);
+}
+
+/* Fills @q's send queue with data WRs, in chains. */
+static int sp_bw_post(struct sp_bw_qp *q, bool *posted)
+{
+	struct sp_rconn *rc = q->rc;
+	u64 n;
+	int ret;
+
+	while (rc->sq_posted < rc->depth && q->left) {
+		n = min3((u64)(rc->depth - rc->sq_posted), (u64)SP_POST_CHAIN,
+			 q->left);
+		ret = sp_rconn_post_data(rc, q->wr, n, n == q->left);
+		if (ret)
+			return ret;
+		q->left -= n;
+		*posted = true;
+	}
+	return 0;
+}
+
+/*
+ * Reaps @q's completions into @c: data WRs retired (a completion accounts
+ * for the unsignaled WRs it retires), data received (checked with
+ * @validate, its receives posted again), fins. How many completions, or an
+ * error with rc->msg.
+ */
+static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
+		      struct ib_wc *wc, bool validate, u64 now)
+{
+	struct sp_rconn *rc = q->rc;
+	unsigned int recvs = 0;
+	int i, n, ret;
+
+	n = ib_poll_cq(rc->cq, SP_BW_POLL, wc);
+	if (n < 0) {
+		snprintf(rc->msg, sizeof(rc->msg), "CQ poll failed: %d", n);
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		enum sp_wr what = sp_wr_what(wc[i].wr_id);
+		u32 k = sp_wr_retires(wc[i].wr_id);
+
+		if (wc[i].status != IB_WC_SUCCESS)
+			return sp_rconn_wc_error(rc, &wc[i]);
+		if (what < SP_WR_RECV) {
+			rc->sq_posted -= min(rc->sq_posted, k);
+			if (what == SP_WR_FIN || what == SP_WR_READY) {
+				q->fin_done |= what == SP_WR_FIN;
+				k--;
+			}
+			if (!k)
+				continue;
+			sp_bw_add(&c->tx_msgs, k);
+			sp_bw_add(&c->tx_bytes, (u64)k * rc->sbuf.size);
+			WRITE_ONCE(c->last_ns, now);
+			if (what == SP_WR_READ && validate &&
+			    !sp_buf_check(rc, &rc->rbuf, rc->rbuf.size))
+				sp_bw_add(&c->errors, 1);
+		} else if (wc[i].opcode == IB_WC_RECV &&
+			   (wc[i].wc_flags & IB_WC_WITH_IMM)) {
+			q->peer_fin = true;
+			q->peer_imm = be32_to_cpu(wc[i].ex.imm_data);
+		} else {
+			recvs++;
+			sp_bw_add(&c->rx_msgs, 1);
+			sp_bw_add(&c->rx_bytes, wc[i].byte_len);
+			WRITE_ONCE(c->last_ns, now);
+			if (validate &&
+			    !sp_buf_check(rc, &rc->rbuf, wc[i].byte_len))
+				sp_bw_add(&c->errors, 1);
+		}
+	}
+	if (n)
+		q->since = now;
+	if (recvs) {
+		ret = sp_rconn_post_recv(rc, true, recvs);
+		if (ret)
+			return ret;
+	}
+	return n;
+}
+
+/* The client's data WRs: with validation or both ways, the server sees each. */
+static enum sp_wr sp_bw_client_wr(const struct sp_bw_cfg *cfg)
+{
+	switch (cfg->op) {
+	case SPARKPERF_LAT_OP_WRITE:
+		return cfg->validate || cfg->bidir ? SP_WR_WRITE_IMM :
+						     SP_WR_WRITE;
+	case SPARKPERF_LAT_OP_SEND:
+		return SP_WR_SEND;
+	default:
+		return SP_WR_READ;
+	}
+}
+
+/* Posts @q's data WRs until its run ends, then its fin. */
+static int sp_bw_send(struct sp_bw_worker *w, struct sp_bw_qp *q, u64 now,
+		      bool *posted)
+{
+	struct sp_rconn *rc = q->rc;
+	int ret;
+
+	if (q->fin_posted)
+		return 0;
+	if (q->left && !w->stop_ns && (!w->deadline || now < w->deadline))
+		return sp_bw_post(q, posted);
+	/* Signaled, the fin retires the unsignaled WRs before it. */
+	ret = sp_rconn_post_fin(rc, SP_WIRE_FIN);
+	if (ret)
+		return ret;
+	q->fin_posted = true;
+	q->since = now;
+	*posted = true;
+	return 0;
+}
+
+/* Whether @q is done; an error once its answer is overdue. */
+static int sp_bw_end(struct sp_bw_worker *w, struct sp_bw_qp *q, u64 now)
+{
+	struct sp_rconn *rc = q->rc;
+
+	if (q->fin_done && q->peer_fin) {
+		q->done = true;
+		sp_bw_add(&w->c.errors, q->peer_imm);
+		return 0;
+	}
+	if (q->fin_done &&
+	    now - q->since > SP_BW_ANSWER_TIMEOUT_S * NSEC_PER_SEC) {
+		snprintf(rc->msg, sizeof(rc->msg),
+			 "%pISc did not answer the end of the run within %u s",
+			 &rc->id->route.addr.dst_addr, SP_BW_ANSWER_TIMEOUT_S);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/*
+ * A worker's rounds over its QPs until all are done: 0, -EINTR when
+ * aborted, or an error with (*@failed)->rc->msg.
+ */
+static int sp_bw_work(struct sp_bw_worker *w, struct sp_bw_qp **failed)
+{
+	struct sp_bw *bw = &w->s->bw;
+	const struct sp_bw_cfg *cfg = &bw->cfg;
+	u64 now, idle_since = 0;
+	unsigned int i, active;
+	bool busy, posted;
+	int ret;
+
+	for (;;) {
+		now = ktime_get_ns();
+		if (kthread_should_stop())
+			return -EINTR;
+		if (!w->stop_ns && test_bit(SP_RC_STOP, &bw->qps[0].rc->flags))
+			w->stop_ns = now;
+		if (w->stop_ns && now - w->stop_ns > SP_BW_STOP_TIMEOUT_NS)
+			return -EINTR;
+
+		active = 0;
+		busy = false;
+		posted = false;
+		for (i = w->index; i < cfg->qps; i += cfg->threads) {
+			struct sp_bw_qp *q = &bw->qps[i];
+
+			if (q->done)
+				continue;
+			if (test_bit(SP_RC_ABORT, &q->rc->flags))
+				return -EINTR;
+			active++;
+			*failed = q;
+			ret = sp_bw_send(w, q, now, &posted);
+			if (!ret)
+				ret = sp_bw_reap(q, &w->c, w->wc, cfg->validate,
+						 now);
+			if (ret > 0)
+				busy = true;
+			if (ret >= 0)
+				ret = sp_bw_end(w, q, now);
+			if (ret)
+				return ret;
+		}
+		if (!active)
+			return 0;
+		sp_softirqs();
+		sp_bw_yield(&idle_since, busy || posted, now);
+	}
+}
+
+static int sp_bw_worker_fn(void *arg)
+{
+	struct sp_bw_worker *w = arg;
+	struct sp_session *s = w->s;
+	struct sp_bw *bw = &s->bw;
+	u64 cpu0 = current->se.sum_exec_runtime;
+	struct sp_bw_qp *failed = NULL;
+	int ret;
+
+	/* The first worker to post sets the start of the measurement. */
+	if (!cmpxchg64(&bw->start_ns, 0, ktime_get_ns()))
+		wake_up(&s->wq);
+	if (bw->cfg.duration_ms)
+		w->deadline = READ_ONCE(bw->start_ns) +
+			      (u64)bw->cfg.duration_ms * NSEC_PER_MSEC;
+
+	ret = sp_bw_work(w, &failed);
+	WRITE_ONCE(w->cpu_ns, current->se.sum_exec_runtime - cpu0);
+	if (ret && ret != -EINTR)
+		sp_session_fail(s, ret, "%s", failed->rc->msg);
+	atomic_dec(&bw->running);
+	wake_up(&s->wq);
+	return 0;
+}
+
+/* The counters of every worker, summed; the latest data completion. */
+static void sp_bw_totals(const struct sp_bw *bw, struct sp_bw_counts *t,
+			 u64 *cpu_ns)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	*cpu_ns = 0;
+	for (i = 0; i < bw->cfg.threads; i++) {
+		const struct sp_bw_worker *w = &bw->workers[i];
+
+		t->tx_msgs += READ_ONCE(w->c.tx_msgs);
+		t->tx_bytes += READ_ONCE(w->c.tx_bytes);
+		t->rx_msgs += READ_ONCE(w->c.rx_msgs);
+		t->rx_bytes += READ_ONCE(w->c.rx_bytes);
+		t->errors += READ_ONCE(w->c.errors);
+		t->last_ns = max(t->last_ns, READ_ONCE(w->c.last_ns));
+		*cpu_ns += READ_ONCE(w->cpu_ns);
+	}
+}
+
+/* Closes the interval that ends @end_ns after the start, and tells. */
+static void sp_bw_interval_close(struct sp_session *s, u64 end_ns)
+{
+	struct sp_interval iv = { .end_ns = end_ns };
+	struct sp_bw *bw = &s->bw;
+	struct sp_bw_counts t;
+	u64 cpu_ns;
+
+	sp_bw_totals(bw, &t, &cpu_ns);
+	spin_lock(&bw->lock);
+	iv.count = t.tx_msgs + t.rx_msgs - bw->iv_msgs;
+	iv.bytes = t.tx_bytes + t.rx_bytes - bw->iv_bytes;
+	bw->iv_end = end_ns;
+	bw->iv_msgs += iv.count;
+	bw->iv_bytes += iv.bytes;
+	sp_series_add(&bw->series, &iv);
+	spin_unlock(&bw->lock);
+	sp_session_progress(s, &iv);
+}
+
+/* Every link registered, its receives posted, its server ready. */
+static int sp_bw_prepare(struct sp_session *s)
+{
+	struct sp_rconn *rc;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < s->nlinks; i++) {
+		rc = &s->links[i].rc;
+		ret = sp_rconn_register(rc);
+	}
+	for (i = 0; !ret && i < s->nlinks; i++) {
+		rc = &s->links[i].rc;
+		ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1,
+				    SP_BW_READY_TIMEOUT_MS);
+	}
+	if (ret && ret != -EINTR)
+		sp_session_fail(s, ret, "%s", rc->msg);
+	return ret;
+}
+
+/* Waits for START_AT_NS, unless stopped. */
+static int sp_bw_wait_start(struct sp_session *s)
+{
+	u64 at = s->bw.cfg.start_at_ns, now = ktime_get_ns();
+
+	if (at > now)
+		wait_event_interruptible_hrtimeout(s->wq,
+						   sp_session_stopping(s) ||
+						   kthread_should_stop(),
+						   ns_to_ktime(at - now));
+	return sp_session_stopping(s) || kthread_should_stop() ? -EINTR : 0;
+}
+
+/* Stops the workers (those not started never run) and frees their CPUs. */
+static void sp_bw_stop_workers(struct sp_session *s)
+{
+	struct sp_bw *bw = &s->bw;
+	unsigned int i;
+
+	for (i = 0; i < bw->cfg.threads; i++) {
+		struct sp_bw_worker *w = &bw->workers[i];
+
+		if (!w->task)
+			continue;
+		kthread_stop(w->task);
+		put_task_struct(w->task);
+		w->task = NULL;
+		sp_lat_cpu_put(w->cpu);
+		w->cpu = -1;
+	}
+}
+
+/* The workers, each on its own CPU of the device's node if it can. */
+static int sp_bw_start_workers(struct sp_session *s)
+{
+	int node = sp_device_numa_node(s->links[0].rc.ibdev);
+	struct sp_bw *bw = &s->bw;
+	struct task_struct *task;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < bw->cfg.threads; i++) {
+		struct sp_bw_worker *w = &bw->workers[i];
+
+		task = kthread_create_on_node(sp_bw_worker_fn, w, node,
+					      "sparkperf-b%u.%u", s->id, i);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			sp_session_fail(s, ret, "cannot start a thread: %d",
+					ret);
+			sp_bw_stop_workers(s);
+			return ret;
+		}
+		get_task_struct(task);
+		w->task = task;
+		w->cpu = sp_lat_cpu_get(-1, node);
+		if (w->cpu >= 0)
+			kthread_bind(task, w->cpu);
+	}
+	atomic_set(&bw->running, bw->cfg.threads);
+	for (i = 0; i < bw->cfg.threads; i++)
+		wake_up_process(bw->workers[i].task);
+	return 0;
+}
+
+/* Closes an interval every INTERVAL_MS until the workers are done. */
+static void sp_bw_coordinate(struct sp_session *s)
+{
+	struct sp_bw *bw = &s->bw;
+	u64 interval = (u64)bw->cfg.interval_ms * NSEC_PER_MSEC;
+	u64 start, next, now;
+
+	wait_event_interruptible(s->wq, READ_ONCE(bw->start_ns) ||
+				 !atomic_read(&bw->running));
+	start = READ_ONCE(bw->start_ns);
+	next = start + interval;
+	while (atomic_read(&bw->running)) {
+		now = ktime_get_ns();
+		if (now >= next) {
+			sp_bw_interval_close(s, next - start);
+			next += interval;
+			continue;
+		}
+		wait_event_interruptible_hrtimeout(s->wq,
+						   !atomic_read(&bw->running),
+						   ns_to_ktime(next - now));
+	}
+}
+
+/*
+ * The session's run (see the top of the file), under res_lock with every
+ * link connected.
+ */
+static int sp_bw_run(struct sp_session *s)
+{
+	struct sp_bw *bw = &s->bw;
+	struct sp_bw_counts t;
+	u64 cpu_ns, start;
+	int ret;
+
+	ret = sp_bw_prepare(s);
+	if (!ret)
+		ret = sp_bw_wait_start(s);
+	if (!ret)
+		ret = sp_bw_start_workers(s);
+	if (ret)
+		return ret;
+	sp_bw_coordinate(s);
+	sp_bw_stop_workers(s);
+
+	/* The interval open at the end, shorter. */
+	sp_bw_totals(bw, &t, &cpu_ns);
+	start = READ_ONCE(bw->start_ns);
+	if (start && t.tx_msgs + t.rx_msgs > bw->iv_msgs)
+		sp_bw_interval_close(s, max(t.last_ns - start, bw->iv_end));
+	return sp_session_stopping(s) ? -EINTR : 0;
+}
+
+/* BW_RUN: the configuration, and the checks the policy cannot make. */
+static int sp_bw_parse(struct sp_session *s, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	struct sp_bw_cfg *cfg = &s->bw.cfg;
+	struct nlattr *attr;
+	u64 mem;
+
+	if (attrs[SPARKPERF_A_BW_ITERS] && attrs[SPARKPERF_A_BW_DURATION_MS]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[SPARKPERF_A_BW_DURATION_MS],
+				    "iterations and duration exclude each other");
+		return -EINVAL;
+	}
+	*cfg = (struct sp_bw_cfg) {
+		.op = SPARKPERF_LAT_OP_WRITE,
+		.size = 65536,
+		.qps = 1,
+		.threads = 1,
+		.depth = 128,
+		.iters = 5000,
+		.interval_ms = 100,
+	};
+	if (attrs[SPARKPERF_A_BW_OP])
+		cfg->op = nla_get_u8(attrs[SPARKPERF_A_BW_OP]);
+	if (attrs[SPARKPERF_A_BW_SIZE])
+		cfg->size = nla_get_u32(attrs[SPARKPERF_A_BW_SIZE]);
+	if (attrs[SPARKPERF_A_BW_QPS])
+		cfg->qps = nla_get_u32(attrs[SPARKPERF_A_BW_QPS]);
+	if (attrs[SPARKPERF_A_BW_THREADS])
+		cfg->threads = nla_get_u32(attrs[SPARKPERF_A_BW_THREADS]);
+	if (attrs[SPARKPERF_A_BW_DEPTH])
+		cfg->depth = nla_get_u32(attrs[SPARKPERF_A_BW_DEPTH]);
+	cfg->signal = min_t(u32, 16, cfg->depth);
+	if (attrs[SPARKPERF_A_BW_SIGNAL])
+		cfg->signal = nla_get_u32(attrs[SPARKPERF_A_BW_SIGNAL]);
+	if (attrs[SPARKPERF_A_BW_ITERS])
+		cfg->iters = nla_get_u64(attrs[SPARKPERF_A_BW_ITERS]);
+	if (attrs[SPARKPERF_A_BW_DURATION_MS]) {
+		cfg->duration_ms = nla_get_u32(attrs[SPARKPERF_A_BW_DURATION_MS]);
+		cfg->iters = 0;
+	}
+	cfg->bidir = nla_get_flag(attrs[SPARKPERF_A_BW_BIDIR]);
+	cfg->validate = nla_get_flag(attrs[SPARKPERF_A_BW_VALIDATE]);
+	if (attrs[SPARKPERF_A_BW_INTERVAL_MS])
+		cfg->interval_ms = nla_get_u32(attrs[SPARKPERF_A_BW_INTERVAL_MS]);
+
+	if (cfg->threads > cfg->qps) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[SPARKPERF_A_BW_THREADS],
+				    "more threads than QPs");
+		return -EINVAL;
+	}
+	if (cfg->signal > cfg->depth) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[SPARKPERF_A_BW_SIGNAL],
+				    "a completion interval above the depth");
+		return -EINVAL;
+	}
+	if (cfg->bidir && cfg->op == SPARKPERF_LAT_OP_READ) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[SPARKPERF_A_BW_BIDIR],
+				    "bidirectional mode needs write or send");
+		return -EINVAL;
+	}
+	attr = attrs[SPARKPERF_A_BW_START_AT_NS];
+	if (attr) {
+		cfg->start_at_ns = nla_get_u64(attr);
+		if (cfg->start_at_ns > ktime_get_ns() + SP_BW_AHEAD_NS) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, SP_BW_AHEAD_MSG);
+			return -ERANGE;
+		}
+	}
+	mem = 2ULL * cfg->qps * cfg->size;
+	if (mem > SPARKPERF_BW_MEM_MAX) {
+		BUILD_BUG_ON(SPARKPERF_BW_MEM_MAX != 536870912);
+		sp_set_err_msg_fmt(extack,
+				   "the buffers (2 x QPS x SIZE bytes) would exceed the cap of 536870912 bytes",
+				   "the buffers would need %llu bytes (2 x QPS x SIZE), the cap is %u",
+				   mem, SPARKPERF_BW_MEM_MAX);
+		return -E2BIG;
+	}
+	s->nlinks = cfg->qps;
+	s->size = cfg->size;
+	return 0;
+}
+
+/* The session's memory, once its links have their buffers. */
+static int sp_bw_init(struct sp_session *s)
+{
+	struct sp_bw *bw = &s->bw;
+	const struct sp_bw_cfg *cfg = &bw->cfg;
+	unsigned int i;
+
+	spin_lock_init(&bw->lock);
+	bw->qps = kvcalloc(cfg->qps, sizeof(*bw->qps), GFP_KERNEL);
+	bw->workers = kvcalloc(cfg->threads, sizeof(*bw->workers), GFP_KERNEL);
+	/* A run lasts longer than DURATION_MS by its drain: the full ring. */
+	if (!bw->qps || !bw->workers ||
+	    sp_series_init(&bw->series, 0, cfg->interval_ms, true))
+		return -ENOMEM;
+
+	for (i = 0; i < cfg->qps; i++) {
+		struct sp_rconn *rc = &s->links[i].rc;
+
+		rc->kind = SP_WIRE_BW;
+		rc->op = cfg->op;
+		rc->wflags = (cfg->bidir ? SP_WIRE_F_BIDIR : 0) |
+			     (cfg->validate ? SP_WIRE_F_VALIDATE : 0);
+		rc->depth = cfg->depth;
+		rc->signal = cfg->signal;
+		/* Before the buffer is mapped: no DMA sync needed. */
+		if (cfg->validate && cfg->op != SPARKPERF_LAT_OP_READ)
+			sp_buf_fill(&rc->sbuf);
+		bw->qps[i].rc = rc;
+		bw->qps[i].wr = sp_bw_client_wr(cfg);
+		bw->qps[i].left = cfg->iters ?: U64_MAX;
+	}
+	for (i = 0; i < cfg->threads; i++) {
+		bw->workers[i].s = s;
+		bw->workers[i].index = i;
+		bw->workers[i].cpu = -1;
+	}
+	return 0;
+}
+
+static void sp_bw_release(struct sp_session *s)
+{
+	sp_series_free(&s->bw.series);
+	kvfree(s->bw.workers);
+	kvfree(s->bw.qps);
+}
+
+#define SP_U64_SIZE nla_total_size_64bit(sizeof(u64))
+
+static size_t sp_bw_msg_size(struct sp_session *s, bool intervals)
+{
+	size_t size = 12 * nla_total_size(sizeof(u32)) + 10 * SP_U64_SIZE;
+
+	if (intervals)
+		size += sp_series_msg_size(&s->bw.series);
+	return size;
+}
+
+static int sp_put_u64(struct sk_buff *skb, int type, u64 value)
+{
+	return nla_put_u64_64bit(skb, type, value, SPARKPERF_A_BW_PAD);
+}
+
+static int sp_bw_fill_cfg(struct sk_buff *skb, const struct sp_bw_cfg *cfg)
+{
+	if (nla_put_u8(skb, SPARKPERF_A_BW_OP, cfg->op) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_SIZE, cfg->size) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_QPS, cfg->qps) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_THREADS, cfg->threads) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_DEPTH, cfg->depth) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_SIGNAL, cfg->signal) ||
+	    (cfg->iters && sp_put_u64(skb, SPARKPERF_A_BW_ITERS, cfg->iters)) ||
+	    (cfg->duration_ms &&
+	     nla_put_u32(skb, SPARKPERF_A_BW_DURATION_MS, cfg->duration_ms)) ||
+	    (cfg->bidir && nla_put_flag(skb, SPARKPERF_A_BW_BIDIR)) ||
+	    (cfg->validate && nla_put_flag(skb, SPARKPERF_A_BW_VALIDATE)) ||
+	    nla_put_u32(skb, SPARKPERF_A_BW_INTERVAL_MS, cfg->interval_ms))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The configuration and the results so far; with @intervals the series. */
+static int sp_bw_fill(struct sk_buff *skb, struct sp_session *s,
+		      bool intervals)
+{
+	struct sp_bw *bw = &s->bw;
+	u64 start = READ_ONCE(bw->start_ns);
+	struct sp_bw_counts t;
+	u64 cpu_ns;
+	int ret;
+
+	sp_bw_totals(bw, &t, &cpu_ns);
+	if (sp_bw_fill_cfg(skb, &bw->cfg) ||
+	    (start && sp_put_u64(skb, SPARKPERF_A_BW_START_NS, start)) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_ELAPSED_NS,
+		       start && t.last_ns > start ? t.last_ns - start : 0) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_bytes) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_TX_MSGS, t.tx_msgs) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_bytes) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_RX_MSGS, t.rx_msgs) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_VALIDATE_ERRORS, t.errors) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_CPU_NS, cpu_ns))
+		return -EMSGSIZE;
+	if (!intervals)
+		return 0;
+	spin_lock(&bw->lock);
+	ret = sp_series_fill(skb, SPARKPERF_A_BW_INTERVALS, &bw->series);
+	spin_unlock(&bw->lock);
+	return ret;
+}
+
+static int sp_bw_fill_progress(struct sk_buff *skb, struct sp_session *s,
+			       const struct sp_interval *iv)
+{
+	struct sp_bw_counts t;
+	u64 cpu_ns;
+
+	sp_bw_totals(&s->bw, &t, &cpu_ns);
+	if (sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_bytes) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_bytes) ||
+	    (iv && sp_interval_fill(skb, SPARKPERF_A_BW_INTERVAL, iv, true)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+const struct sp_session_type sp_bw_type = {
+	.tag = 'b',
+	.cmd_get = SPARKPERF_CMD_BW_GET,
+	.cmd_progress = SPARKPERF_CMD_BW_PROGRESS,
+	.a_id = SPARKPERF_A_BW_ID,
+	.a_peer = SPARKPERF_A_BW_PEER,
+	.a_port = SPARKPERF_A_BW_PORT,
+	.a_dev = SPARKPERF_A_BW_DEV,
+	.a_state = SPARKPERF_A_BW_STATE,
+	.a_error = SPARKPERF_A_BW_ERROR,
+	.a_error_msg = SPARKPERF_A_BW_ERROR_MSG,
+	.parse = sp_bw_parse,
+	.init = sp_bw_init,
+	.release = sp_bw_release,
+	.run = sp_bw_run,
+	.msg_size = sp_bw_msg_size,
+	.fill = sp_bw_fill,
+	.fill_progress = sp_bw_fill_progress,
+};
+
+/* Sleeps until the connection's end stops the thread. */
+static int sp_bw_server_idle(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return -EINTR;
+}
+
+/*
+ * The server's side of a bandwidth connection, in its thread, once
+ * "ready" is posted: receives (checked if the client validates), in a
+ * bidirectional test sends from the client's first message to its fin,
+ * answers the fin, then waits for the client to disconnect. -EINTR when
+ * stopped, or an error with rc->msg.
+ */
+int sp_bw_server(struct sp_rconn *rc)
+{
+	struct sp_bw_qp q = {
+		.rc = rc,
+		.wr = rc->op == SPARKPERF_LAT_OP_SEND ? SP_WR_SEND :
+							SP_WR_WRITE_IMM,
+		.left = U64_MAX,
+	};
+	bool validate = rc->wflags & SP_WIRE_F_VALIDATE;
+	bool bidir = rc->wflags & SP_WIRE_F_BIDIR;
+	struct sp_bw_counts c = { 0 };
+	u64 now, idle_since = 0;
+	struct ib_wc *wc;
+	bool posted;
+	int ret, n;
+
+	wc = kcalloc(SP_BW_POLL, sizeof(*wc), GFP_KERNEL);
+	if (!wc) {
+		snprintf(rc->msg, sizeof(rc->msg), "server out of memory");
+		return -ENOMEM;
+	}
+	while (!q.fin_posted) {
+		ret = -EINTR;
+		if (kthread_should_stop() || sp_rconn_stopping(rc))
+			goto out;
+		now = ktime_get_ns();
+		posted = false;
+		if (bidir && c.rx_msgs && !q.peer_fin) {
+			ret = sp_bw_post(&q, &posted);
+			if (ret)
+				goto out;
+		}
+		ret = sp_bw_reap(&q, &c, wc, validate, now);
+		if (ret < 0)
+			goto out;
+		n = ret;
+		if (q.peer_fin) {
+			ret = sp_rconn_post_fin(rc, min_t(u64, c.errors,
+							  U32_MAX));
+			if (ret)
+				goto out;
+			q.fin_posted = true;
+			posted = true;
+		}
+		sp_softirqs();
+		sp_bw_yield(&idle_since, n || posted, now);
+	}
+	ret = sp_bw_server_idle();
+out:
+	kfree(wc);
+	return ret;
+}
