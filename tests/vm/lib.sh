@@ -24,6 +24,7 @@
 #                                same barrier (default 120 s); 0 at once in
 #                                single mode; 1 on timeout
 #   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2)
+#   sp_as_nobody CMD [ARGS...]   run CMD as nobody, without any capability
 #   sp_check N DESC FILTER       queue a check: line N of the next sp_checks
 #                                file must satisfy the jq FILTER
 #   sp_checks FILE               evaluate the queued checks against the JSON
@@ -90,6 +91,11 @@ sp_plan_done() {
 	printf '1..%d\n' "$SP_N"
 	printf '%d passed, %d failed\n' "$SP_PASSED" "$SP_FAILED"
 	[ "$SP_FAILED" -eq 0 ]
+}
+
+sp_as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		--bounding-set=-all -- "$@"
 }
 
 SP_CHECKS=${TMPDIR:-/tmp}/sp-checks.$$

@@ -75,8 +75,7 @@ sp_check 20 "BW_STOP without an id: EINVAL naming ID as missing" \
 sp_check 21 "BW_PROGRESS sent as a request: EOPNOTSUPP" '.errno == 95'
 sp_checks "$tmp/out"
 
-setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	--bounding-set=-all -- "$nlraw" bw-run peer:ip:"$addr" -- \
+sp_as_nobody "$nlraw" bw-run peer:ip:"$addr" -- \
 	bw-get --dump >"$tmp/out" 2>&1
 sp_check 1 "BW_RUN without CAP_NET_ADMIN: EPERM" '.errno == 1'
 sp_check 2 "BW_GET without CAP_NET_ADMIN: EPERM" '.errno == 1'

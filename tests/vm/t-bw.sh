@@ -16,10 +16,6 @@ tmp=$(mktemp -d)
 addr=$SP_VM_ADDR
 dev=$SP_VM_RDMA_DEV
 
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		--bounding-set=-all -- "$@"
-}
 
 sessions() { sparkperf-ctl -j bw show | jq length; }
 no_session() { [ "$(sessions)" = 0 ]; }
@@ -133,7 +129,7 @@ memory_cap() {
 }
 
 unprivileged_refused() {
-	as_nobody sparkperf-ctl bw run peer "$addr" iters 10 2>"$tmp/err"
+	sp_as_nobody sparkperf-ctl bw run peer "$addr" iters 10 2>"$tmp/err"
 	local rc=$?
 	cat "$tmp/err"
 	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&

@@ -103,13 +103,9 @@ events_seen() {
 		"$tmp/events" >/dev/null
 }
 
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		--bounding-set=-all -- "$@"
-}
 
 unprivileged_lists() {
-	as_nobody sparkperf-ctl -j dev | jq -e --arg d "$dev" \
+	sp_as_nobody sparkperf-ctl -j dev | jq -e --arg d "$dev" \
 		'[.[] | select(.name == $d)] | length == 1'
 }
 

@@ -100,8 +100,7 @@ sp_check 17 "SERVER_STOP of an unknown server: ENOENT" '.errno == 2'
 sp_check 18 "port 0: ERANGE at PORT" '.errno == 34 and .offset == 20'
 sp_check 19 "LAT_PROGRESS sent as a request: EOPNOTSUPP" '.errno == 95'
 sp_checks "$tmp/out"
-setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	--bounding-set=-all -- "$nlraw" lat-run peer:ip:"$addr" -- \
+sp_as_nobody "$nlraw" lat-run peer:ip:"$addr" -- \
 	server-start port:u16:18600 -- info --progress >"$tmp/out" 2>"$tmp/err"
 status=$?
 sp_check 1 "LAT_RUN without CAP_NET_ADMIN: EPERM" '.errno == 1'

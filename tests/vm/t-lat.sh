@@ -13,10 +13,6 @@
 tmp=$(mktemp -d)
 addr=$SP_VM_ADDR
 
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		--bounding-set=-all -- "$@"
-}
 
 sessions() { sparkperf-ctl -j lat show | jq length; }
 no_session() { [ "$(sessions)" = 0 ]; }
@@ -90,7 +86,7 @@ near_perftest() {
 }
 
 unprivileged_refused() {
-	as_nobody sparkperf-ctl lat run peer "$addr" iters 10 2>"$tmp/err"
+	sp_as_nobody sparkperf-ctl lat run peer "$addr" iters 10 2>"$tmp/err"
 	local rc=$?
 	cat "$tmp/err"
 	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
