@@ -521,12 +521,12 @@ static int sp_bw_parse(struct sp_session *s, struct genl_info *info)
 	}
 	*cfg = (struct sp_bw_cfg) {
 		.op = SPARKPERF_LAT_OP_WRITE,
-		.size = 65536,
+		.size = SPARKPERF_BW_SIZE_DEFAULT,
 		.qps = 1,
 		.threads = 1,
-		.depth = 128,
-		.iters = 5000,
-		.interval_ms = 100,
+		.depth = SPARKPERF_BW_DEPTH_DEFAULT,
+		.iters = SPARKPERF_BW_ITERS_DEFAULT,
+		.interval_ms = SPARKPERF_BW_INTERVAL_MS_DEFAULT,
 	};
 	if (attrs[SPARKPERF_A_BW_OP])
 		cfg->op = nla_get_u8(attrs[SPARKPERF_A_BW_OP]);
@@ -538,7 +538,7 @@ static int sp_bw_parse(struct sp_session *s, struct genl_info *info)
 		cfg->threads = nla_get_u32(attrs[SPARKPERF_A_BW_THREADS]);
 	if (attrs[SPARKPERF_A_BW_DEPTH])
 		cfg->depth = nla_get_u32(attrs[SPARKPERF_A_BW_DEPTH]);
-	cfg->signal = min_t(u32, 16, cfg->depth);
+	cfg->signal = min_t(u32, SPARKPERF_BW_SIGNAL_DEFAULT, cfg->depth);
 	if (attrs[SPARKPERF_A_BW_SIGNAL])
 		cfg->signal = nla_get_u32(attrs[SPARKPERF_A_BW_SIGNAL]);
 	if (attrs[SPARKPERF_A_BW_ITERS])

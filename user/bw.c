@@ -35,12 +35,6 @@
 /* Several sessions are told to start sending this long after they are asked for. */
 #define BW_START_DELAY_NS 1000000000ULL
 
-/* The module's defaults (see the uapi header), for what it does not echo. */
-#define BW_DEFAULT_SIZE 65536
-#define BW_DEFAULT_DEPTH 128
-#define BW_DEFAULT_SIGNAL 16
-#define BW_DEFAULT_ITERS 5000
-#define BW_DEFAULT_INTERVAL_MS 100
 
 static const char bw_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] bw show [ ID ]\n"
@@ -253,20 +247,21 @@ static void fill_config(struct sp_bw_config *got, const struct sp_bw_config *req
 	}
 	FILL(port, has_port, SPARKPERF_PORT_DEFAULT);
 	FILL(op, has_op, SPARKPERF_LAT_OP_WRITE);
-	FILL(size, has_size, BW_DEFAULT_SIZE);
+	FILL(size, has_size, SPARKPERF_BW_SIZE_DEFAULT);
 	FILL(qps, has_qps, 1);
 	FILL(threads, has_threads, 1);
-	FILL(depth, has_depth, BW_DEFAULT_DEPTH);
-	FILL(signal, has_signal, got->depth < BW_DEFAULT_SIGNAL ? got->depth : BW_DEFAULT_SIGNAL);
+	FILL(depth, has_depth, SPARKPERF_BW_DEPTH_DEFAULT);
+	FILL(signal, has_signal,
+	     got->depth < SPARKPERF_BW_SIGNAL_DEFAULT ? got->depth : SPARKPERF_BW_SIGNAL_DEFAULT);
 	if (!got->has_iters && !got->has_duration) {
 		if (req->has_duration)
 			FILL(duration_ms, has_duration, 0);
 		else
-			FILL(iters, has_iters, BW_DEFAULT_ITERS);
+			FILL(iters, has_iters, SPARKPERF_BW_ITERS_DEFAULT);
 	}
 	got->bidir = got->bidir || req->bidir;
 	got->validate = got->validate || req->validate;
-	FILL(interval_ms, has_interval, BW_DEFAULT_INTERVAL_MS);
+	FILL(interval_ms, has_interval, SPARKPERF_BW_INTERVAL_MS_DEFAULT);
 	FILL(start_at_ns, has_start_at, 0);
 }
 
@@ -488,7 +483,7 @@ static int run_size(struct sp_run *r, const struct run_args *args, uint64_t size
 
 	*started = false;
 	memset(run, 0, sizeof(*run));
-	run->size = size ? size : args->cfg.has_size ? args->cfg.size : BW_DEFAULT_SIZE;
+	run->size = size ? size : args->cfg.has_size ? args->cfg.size : SPARKPERF_BW_SIZE_DEFAULT;
 	w.op = args->cfg.has_op ? args->cfg.op : SPARKPERF_LAT_OP_WRITE;
 	w.size = run->size;
 	if (args->n_sizes > 1)

@@ -324,18 +324,22 @@
  *                        route to the peer must use (-EXDEV otherwise)
  *    SPARKPERF_A_BW_OP: NLA_U8, enum sparkperf_lat_op, default write
  *    SPARKPERF_A_BW_SIZE: NLA_U32, bytes per message,
- *                         1..SPARKPERF_BW_SIZE_MAX, default 65536
+ *                         1..SPARKPERF_BW_SIZE_MAX, default
+ *                         SPARKPERF_BW_SIZE_DEFAULT (65536)
  *    SPARKPERF_A_BW_QPS: NLA_U32, 1..SPARKPERF_BW_QPS_MAX, default 1
  *    SPARKPERF_A_BW_THREADS: NLA_U32, 1..SPARKPERF_BW_THREADS_MAX and at
  *                            most QPS (-EINVAL otherwise), default 1
  *    SPARKPERF_A_BW_DEPTH: NLA_U32, work requests in flight per QP,
- *                          1..SPARKPERF_BW_DEPTH_MAX, default 128; more
+ *                          1..SPARKPERF_BW_DEPTH_MAX, default
+ *                          SPARKPERF_BW_DEPTH_DEFAULT (128); more
  *                          than the device allows fails the session
  *    SPARKPERF_A_BW_SIGNAL: NLA_U32, a completion every this many work
  *                           requests, 1..DEPTH (-EINVAL above DEPTH),
- *                           default min(16, DEPTH)
+ *                           default min(SPARKPERF_BW_SIGNAL_DEFAULT
+ *                           (16), DEPTH)
  *    SPARKPERF_A_BW_ITERS: NLA_U64, messages per QP,
- *                          1..SPARKPERF_BW_ITERS_MAX, default 5000
+ *                          1..SPARKPERF_BW_ITERS_MAX, default
+ *                          SPARKPERF_BW_ITERS_DEFAULT (5000)
  *    SPARKPERF_A_BW_DURATION_MS: NLA_U32, run for this long instead,
  *                                1..SPARKPERF_LAT_DURATION_MS_MAX; ITERS
  *                                and DURATION_MS exclude each other
@@ -343,7 +347,8 @@
  *    SPARKPERF_A_BW_VALIDATE: NLA_FLAG, check the data at the receivers
  *    SPARKPERF_A_BW_INTERVAL_MS: NLA_U32, length of one interval of the
  *                                series, SPARKPERF_LAT_INTERVAL_MS_MIN..
- *                                SPARKPERF_LAT_INTERVAL_MS_MAX, default 100
+ *                                SPARKPERF_LAT_INTERVAL_MS_MAX, default
+ *                                SPARKPERF_BW_INTERVAL_MS_DEFAULT (100)
  *    SPARKPERF_A_BW_START_AT_NS: NLA_U64, CLOCK_MONOTONIC time (ns) at
  *                                which to start sending once connected
  *                                (at once if already past); at most
@@ -439,6 +444,11 @@
 #define SPARKPERF_BW_ITERS_MAX 1000000000000ULL
 #define SPARKPERF_BW_MEM_MAX (512 << 20)
 #define SPARKPERF_BW_START_AHEAD_MS 60000
+#define SPARKPERF_BW_SIZE_DEFAULT 65536
+#define SPARKPERF_BW_DEPTH_DEFAULT 128
+#define SPARKPERF_BW_SIGNAL_DEFAULT 16
+#define SPARKPERF_BW_ITERS_DEFAULT 5000
+#define SPARKPERF_BW_INTERVAL_MS_DEFAULT 100
 
 #define SPARKPERF_HIST_SUB_BITS 8
 #define SPARKPERF_HIST_MAX_BITS 40
