@@ -22,8 +22,8 @@
  * extended ACK for the errors of a dump's start, such as a
  * SPARKPERF_CMD_LAT_SAMPLES without its id: only the errno.)
  *
- * Permissions: listing (SPARKPERF_CMD_INFO_GET, SPARKPERF_CMD_DEV_GET) and
- * listening to the "events" multicast group are unprivileged, like
+ * Permissions: listing (SPARKPERF_CMD_INFO_GET, SPARKPERF_CMD_DEV_GET), one
+ * read of a device's counters (SPARKPERF_CMD_COUNTERS_GET) and listening to the "events" multicast group are unprivileged, like
  * "ibv_devinfo" or "rdma dev". Every command that creates, starts, stops or
  * allocates anything requires CAP_NET_ADMIN (GENL_ADMIN_PERM) and fails with
  * -EPERM otherwise.
@@ -407,6 +407,215 @@
  * _RX_BYTES and, at the end of an interval, SPARKPERF_A_BW_INTERVAL:
  * NLA_NESTED, that interval's SPARKPERF_A_INTERVAL_* attributes.
  *
+ * Counters and traces
+ * ===================
+ *
+ * The module reads three sources of counters, whose costs differ by about
+ * 1000x:
+ *
+ *    SPARKPERF_SRC_NETDEV: dev_get_stats() of a netdev, the struct
+ *        rtnl_link_stats64 fields under their own names ("rx_bytes",
+ *        "tx_packets", ...); cheap, never sleeps. NOTE: on NICs that offload
+ *        RDMA (mlx5) RDMA traffic is not in these counters; with soft-RoCE
+ *        (rxe) it is, because rxe sends through the netdev.
+ *    SPARKPERF_SRC_ETHTOOL: the netdev's "ethtool -S" statistics
+ *        (get_sset_count / get_strings / get_ethtool_stats, called under
+ *        rtnl_lock as the ethtool core calls them); on mlx5 dozens of
+ *        firmware commands per read. "tx_bytes_phy" / "rx_bytes_phy" there
+ *        are all bytes on the physical port, RoCE included.
+ *    SPARKPERF_SRC_RDMA: the RDMA port's hardware counters, what
+ *        "rdma statistic" and .../ports/N/hw_counters show, read through a
+ *        private rdma_hw_stats (alloc_hw_port_stats / get_hw_stats), so that
+ *        counts of QPs bound to non-default rdma counters are not included.
+ *
+ * A target is a netdev (sources netdev and ethtool) or an RDMA device port
+ * (source rdma). A stream is one source of one target: its counter names
+ * (the name table) and, per sample, one __u64 value per name, in table
+ * order. Values are the raw cumulative counters, never reset or differenced
+ * by the module; rates are the reader's business (a counter may wrap at
+ * 2^32 or 2^64 or be reset by its driver).
+ *
+ * Counter names are selected by globs (glob_match(): "*", "?", "[a-z]",
+ * "[!a-z]"), each optionally prefixed by its source: "netdev:tx_bytes",
+ * "ethtool:*_bytes_phy", "rdma:*", "*prio*pause*" (any source). A glob is
+ * 1..SPARKPERF_GLOB_MAX - 1 bytes of [A-Za-z0-9_.*?![]-] after the prefix,
+ * with every "[" closed (-EINVAL otherwise, the glob named in the message).
+ * A stream keeps the names matched by at least one glob that applies to its
+ * source; streams with no name are left out. Without globs every name of
+ * every source is selected.
+ *
+ * The ethtool name table can change while a trace runs (enabling PFC on a
+ * priority inserts mlx5's "rx_prioN_pause..." names). The module re-reads
+ * the names with every ethtool sample; when they change it selects again,
+ * increments the stream's SPARKPERF_A_STREAM_VERSION, multicasts
+ * SPARKPERF_CMD_TRACE_TABLE and tags every later sample with the new
+ * version. If a new table selects more names than the stream's slots hold
+ * (SPARKPERF_A_STREAM_SLOT_VALUES), the first ones are kept and
+ * SPARKPERF_A_STREAM_TRUNCATED is set.
+ *
+ * Permissions: SPARKPERF_CMD_COUNTERS_GET is unprivileged, as "ethtool -S"
+ * and the sysfs counters are. Every trace command and the "trace" group
+ * need CAP_NET_ADMIN.
+ *
+ * SPARKPERF_CMD_COUNTERS_GET
+ * --------------------------
+ *
+ * One read of every counter of one target, now.
+ *
+ *    SPARKPERF_A_TRACE_TARGET: NLA_NESTED, required, one target:
+ *        SPARKPERF_A_TARGET_NETDEV: NLA_NUL_STRING, at most IFNAMSIZ - 1
+ *        or SPARKPERF_A_TARGET_RDMA_DEV: NLA_NUL_STRING, at most
+ *            SPARKPERF_DEV_NAME_MAX - 1, with
+ *            SPARKPERF_A_TARGET_RDMA_PORT: NLA_U32, 1..255, default 1
+ *        (exactly one of NETDEV and RDMA_DEV: -EINVAL otherwise)
+ *    SPARKPERF_A_TRACE_GLOBS: optional, as for SPARKPERF_CMD_TRACE_START
+ *
+ * -ENODEV for an unknown netdev or RDMA device, -EINVAL for a port the
+ * device does not have. Reply: one SPARKPERF_CMD_COUNTERS_GET message per
+ * stream that has counters (a netdev without ethtool statistics has only
+ * its netdev stream; an RDMA port without hardware counters none, then
+ * -EOPNOTSUPP), each with SPARKPERF_A_TRACE_STREAM: NLA_NESTED, the stream
+ * (SPARKPERF_A_STREAM_* below) including SPARKPERF_A_STREAM_NAMES,
+ * SPARKPERF_A_STREAM_VALUES, SPARKPERF_A_STREAM_TS_NS and
+ * SPARKPERF_A_STREAM_READ_NS.
+ *
+ * SPARKPERF_CMD_TRACE_START
+ * -------------------------
+ *
+ * Starts a trace: a kernel thread that samples every stream of its targets
+ * on absolute hrtimer deadlines (CLOCK_MONOTONIC, the clock of the latency
+ * and bandwidth timestamps), each source at its own period, into a ring of
+ * fixed-size slots allocated here, before the first sample. The netdev
+ * source is read from the thread directly, the ethtool and rdma sources
+ * from the same thread (process context; they may sleep). A deadline that
+ * passes before its read starts is a miss: it is counted, and the next
+ * deadline is the next one in the future (deadlines stay on the grid
+ * START_NS + k x PERIOD).
+ *
+ *    SPARKPERF_A_TRACE_TARGETS: NLA_NESTED, required, 1..
+ *        SPARKPERF_TRACE_TARGETS_MAX entries
+ *        SPARKPERF_A_TRACE_TARGET: NLA_NESTED, as for COUNTERS_GET
+ *    SPARKPERF_A_TRACE_GLOBS: NLA_NESTED, optional, 1..
+ *        SPARKPERF_TRACE_GLOBS_MAX entries
+ *        SPARKPERF_A_TRACE_GLOB: NLA_NUL_STRING, [SOURCE:]PATTERN
+ *    SPARKPERF_A_TRACE_NETDEV_PERIOD_US: NLA_U32,
+ *        SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN..SPARKPERF_TRACE_PERIOD_US_MAX,
+ *        default SPARKPERF_TRACE_NETDEV_PERIOD_US_DEFAULT
+ *    SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US: NLA_U32,
+ *        SPARKPERF_TRACE_SLOW_PERIOD_US_MIN..SPARKPERF_TRACE_PERIOD_US_MAX,
+ *        default SPARKPERF_TRACE_SLOW_PERIOD_US_DEFAULT
+ *    SPARKPERF_A_TRACE_RDMA_PERIOD_US: NLA_U32, as for ethtool
+ *    SPARKPERF_A_TRACE_DURATION_MS: NLA_U32, 1..SPARKPERF_TRACE_DURATION_MS_MAX,
+ *        optional: without it the trace runs until stopped
+ *    SPARKPERF_A_TRACE_BUFFER_BYTES: NLA_U32, size of the ring,
+ *        SPARKPERF_TRACE_BUFFER_MIN..SPARKPERF_TRACE_BUFFER_MAX, default
+ *        SPARKPERF_TRACE_BUFFER_DEFAULT
+ *    SPARKPERF_A_TRACE_BATCH_MS: NLA_U32, how often samples are multicast,
+ *        1..1000, default SPARKPERF_TRACE_BATCH_MS_DEFAULT
+ *
+ * Errors: -ENODEV (and the target named) for an unknown device; -ENOENT
+ * when the globs select no counter at all; -E2BIG when a stream selects
+ * more than SPARKPERF_TRACE_COUNTERS_MAX names or the ring would hold fewer
+ * than 64 slots; -ENOSPC beyond SPARKPERF_TRACES_MAX traces.
+ *
+ * A trace belongs to the netlink socket that started it and is destroyed
+ * when that socket closes; until then an ended trace stays readable.
+ * Removing a traced netdev or RDMA device ends the trace: state
+ * SPARKPERF_TRACE_STATE_FAILED, SPARKPERF_A_TRACE_ERROR -ENODEV and a
+ * message naming the device; rmmod destroys every trace.
+ *
+ * Reply: SPARKPERF_CMD_TRACE_START, the same attributes as a
+ * SPARKPERF_CMD_TRACE_GET reply (so the name tables come with it).
+ *
+ * SPARKPERF_CMD_TRACE_STOP
+ * ------------------------
+ *
+ *    SPARKPERF_A_TRACE_ID: NLA_U32, required
+ *
+ * Ends sampling (state SPARKPERF_TRACE_STATE_STOPPED); the ring stays
+ * readable. -ENOENT for an unknown id.
+ *
+ * SPARKPERF_CMD_TRACE_GET
+ * -----------------------
+ *
+ * With SPARKPERF_A_TRACE_ID: that trace; with NLM_F_DUMP: every trace.
+ * Reply, one message per trace:
+ *
+ *    SPARKPERF_A_TRACE_ID: NLA_U32
+ *    SPARKPERF_A_TRACE_STATE: NLA_U8, enum sparkperf_trace_state
+ *    SPARKPERF_A_TRACE_ERROR: NLA_S32, negative errno of a failed trace
+ *    SPARKPERF_A_TRACE_ERROR_MSG: NLA_NUL_STRING, why it ended, in words
+ *    SPARKPERF_A_TRACE_START_NS: NLA_U64, CLOCK_MONOTONIC, the grid's origin
+ *    SPARKPERF_A_TRACE_ELAPSED_NS: NLA_U64, from START_NS to the last sample
+ *    SPARKPERF_A_TRACE_DURATION_MS, _BUFFER_BYTES, _BATCH_MS: the
+ *        configuration
+ *    SPARKPERF_A_TRACE_SLOTS: NLA_U32, samples the ring holds
+ *    SPARKPERF_A_TRACE_SEQ_NEXT: NLA_U64, sequence number the next sample
+ *        will get (samples are numbered from 0 across all streams)
+ *    SPARKPERF_A_TRACE_SEQ_OLDEST: NLA_U64, oldest sample still in the ring
+ *    SPARKPERF_A_TRACE_STREAMS: NLA_NESTED
+ *        SPARKPERF_A_TRACE_STREAM: NLA_NESTED, one per stream
+ *            SPARKPERF_A_STREAM_INDEX: NLA_U32, 0-based, within the trace
+ *            SPARKPERF_A_STREAM_SOURCE: NLA_U8, enum sparkperf_counter_source
+ *            SPARKPERF_A_STREAM_TARGET: NLA_NUL_STRING, netdev or RDMA
+ *                                       device name
+ *            SPARKPERF_A_STREAM_IFINDEX: NLA_U32, netdev streams
+ *            SPARKPERF_A_STREAM_PORT: NLA_U32, rdma streams
+ *            SPARKPERF_A_STREAM_PERIOD_US: NLA_U32
+ *            SPARKPERF_A_STREAM_VERSION: NLA_U32, name table version, from 1
+ *            SPARKPERF_A_STREAM_SLOT_VALUES: NLA_U32, values a slot holds
+ *            SPARKPERF_A_STREAM_TRUNCATED: NLA_FLAG, see above
+ *            SPARKPERF_A_STREAM_NAMES: NLA_NESTED, the selected names in
+ *                value order, each SPARKPERF_A_STREAM_NAME: NLA_NUL_STRING
+ *                (ETH_GSTRING_LEN at most)
+ *            SPARKPERF_A_STREAM_SAMPLES: NLA_U64, samples taken
+ *            SPARKPERF_A_STREAM_MISSED: NLA_U64, deadlines missed
+ *            SPARKPERF_A_STREAM_READ_NS_SUM, _READ_NS_MAX: NLA_U64, time
+ *                spent in the reads (for the mean and the worst)
+ *            SPARKPERF_A_STREAM_LATE_NS_MAX: NLA_U64, worst lateness of a
+ *                read's start after its deadline (misses excluded)
+ *
+ * SPARKPERF_CMD_TRACE_SAMPLES
+ * ---------------------------
+ *
+ * NLM_F_DUMP with SPARKPERF_A_TRACE_ID (required) and
+ * SPARKPERF_A_TRACE_CURSOR: NLA_U64, optional, the first sequence number
+ * wanted (default the oldest kept): the samples from there on, oldest
+ * first, in messages of
+ *
+ *    SPARKPERF_A_TRACE_ID: NLA_U32
+ *    SPARKPERF_A_TRACE_LOST: NLA_U64, samples from the cursor on that the
+ *                            ring no longer holds (present when non-zero)
+ *    SPARKPERF_A_TRACE_SAMPLES: NLA_NESTED
+ *        SPARKPERF_A_TRACE_SAMPLE: NLA_NESTED, one per sample
+ *            SPARKPERF_A_SAMPLE_SEQ: NLA_U64
+ *            SPARKPERF_A_SAMPLE_STREAM: NLA_U32, the stream's index
+ *            SPARKPERF_A_SAMPLE_VERSION: NLA_U32, its name table version
+ *            SPARKPERF_A_SAMPLE_TS_NS: NLA_U64, CLOCK_MONOTONIC when the
+ *                                      read started
+ *            SPARKPERF_A_SAMPLE_READ_NS: NLA_U32, how long the read took
+ *            SPARKPERF_A_SAMPLE_VALUES: NLA_BINARY, __u64 per name, host
+ *                                       order
+ *
+ * "trace" multicast group (SPARKPERF_MCGRP_TRACE)
+ * -----------------------------------------------
+ *
+ * CAP_NET_ADMIN to join. Messages, each with SPARKPERF_A_TRACE_ID:
+ *
+ *    SPARKPERF_CMD_TRACE_SAMPLES: every SPARKPERF_A_TRACE_BATCH_MS, the
+ *        samples taken since the last batch, as in the dump (a listener
+ *        that lost messages to ENOBUFS catches up with the dump from the
+ *        sequence number it has)
+ *    SPARKPERF_CMD_TRACE_TABLE: a stream's name table changed:
+ *        SPARKPERF_A_TRACE_STREAMS with that one stream, its new version
+ *        and names
+ *    SPARKPERF_CMD_TRACE_END: the trace ended (duration reached, stopped,
+ *        device removed): the SPARKPERF_CMD_TRACE_GET attributes, after the
+ *        last batch
+ *
+ * Sending SPARKPERF_CMD_TRACE_TABLE or _END as a request fails with
+ * -EOPNOTSUPP.
+ *
  * Histogram
  * ---------
  *
@@ -424,6 +633,7 @@
 #define SPARKPERF_GENL_VERSION 1
 #define SPARKPERF_MCGRP_EVENTS "events"
 #define SPARKPERF_MCGRP_PROGRESS "progress"
+#define SPARKPERF_MCGRP_TRACE "trace"
 
 #define SPARKPERF_PORT_DEFAULT 18520
 #define SPARKPERF_SERVERS_MAX 16
@@ -449,6 +659,21 @@
 #define SPARKPERF_BW_SIGNAL_DEFAULT 16
 #define SPARKPERF_BW_ITERS_DEFAULT 5000
 #define SPARKPERF_BW_INTERVAL_MS_DEFAULT 100
+#define SPARKPERF_TRACES_MAX 16
+#define SPARKPERF_TRACE_TARGETS_MAX 8
+#define SPARKPERF_TRACE_GLOBS_MAX 32
+#define SPARKPERF_GLOB_MAX 64
+#define SPARKPERF_TRACE_COUNTERS_MAX 1024
+#define SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN 100
+#define SPARKPERF_TRACE_NETDEV_PERIOD_US_DEFAULT 1000
+#define SPARKPERF_TRACE_SLOW_PERIOD_US_MIN 1000
+#define SPARKPERF_TRACE_SLOW_PERIOD_US_DEFAULT 10000
+#define SPARKPERF_TRACE_PERIOD_US_MAX 60000000
+#define SPARKPERF_TRACE_DURATION_MS_MAX 86400000
+#define SPARKPERF_TRACE_BUFFER_MIN (64 << 10)
+#define SPARKPERF_TRACE_BUFFER_DEFAULT (8 << 20)
+#define SPARKPERF_TRACE_BUFFER_MAX (256 << 20)
+#define SPARKPERF_TRACE_BATCH_MS_DEFAULT 20
 
 #define SPARKPERF_HIST_SUB_BITS 8
 #define SPARKPERF_HIST_MAX_BITS 40
@@ -478,6 +703,13 @@ enum sparkperf_cmd {
 	SPARKPERF_CMD_BW_STOP,
 	SPARKPERF_CMD_BW_GET,
 	SPARKPERF_CMD_BW_PROGRESS,
+	SPARKPERF_CMD_COUNTERS_GET,
+	SPARKPERF_CMD_TRACE_START,
+	SPARKPERF_CMD_TRACE_STOP,
+	SPARKPERF_CMD_TRACE_GET,
+	SPARKPERF_CMD_TRACE_SAMPLES,
+	SPARKPERF_CMD_TRACE_TABLE,
+	SPARKPERF_CMD_TRACE_END,
 	__SPARKPERF_CMD_MAX
 };
 
@@ -673,6 +905,110 @@ enum sparkperf_bw_attr {
 };
 
 #define SPARKPERF_A_BW_MAX (__SPARKPERF_A_BW_MAX - 1)
+
+enum sparkperf_trace_attr {
+	SPARKPERF_A_TRACE_UNSPEC,
+	SPARKPERF_A_TRACE_PAD,
+	SPARKPERF_A_TRACE_ID,
+	SPARKPERF_A_TRACE_TARGETS,
+	SPARKPERF_A_TRACE_TARGET,
+	SPARKPERF_A_TRACE_GLOBS,
+	SPARKPERF_A_TRACE_GLOB,
+	SPARKPERF_A_TRACE_NETDEV_PERIOD_US,
+	SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US,
+	SPARKPERF_A_TRACE_RDMA_PERIOD_US,
+	SPARKPERF_A_TRACE_DURATION_MS,
+	SPARKPERF_A_TRACE_BUFFER_BYTES,
+	SPARKPERF_A_TRACE_BATCH_MS,
+	SPARKPERF_A_TRACE_STATE,
+	SPARKPERF_A_TRACE_ERROR,
+	SPARKPERF_A_TRACE_ERROR_MSG,
+	SPARKPERF_A_TRACE_START_NS,
+	SPARKPERF_A_TRACE_ELAPSED_NS,
+	SPARKPERF_A_TRACE_SLOTS,
+	SPARKPERF_A_TRACE_SEQ_NEXT,
+	SPARKPERF_A_TRACE_SEQ_OLDEST,
+	SPARKPERF_A_TRACE_STREAMS,
+	SPARKPERF_A_TRACE_STREAM,
+	SPARKPERF_A_TRACE_CURSOR,
+	SPARKPERF_A_TRACE_LOST,
+	SPARKPERF_A_TRACE_SAMPLES,
+	SPARKPERF_A_TRACE_SAMPLE,
+	__SPARKPERF_A_TRACE_MAX
+};
+
+#define SPARKPERF_A_TRACE_MAX (__SPARKPERF_A_TRACE_MAX - 1)
+
+/* Inside SPARKPERF_A_TRACE_TARGET. */
+enum sparkperf_target_attr {
+	SPARKPERF_A_TARGET_UNSPEC,
+	SPARKPERF_A_TARGET_NETDEV,
+	SPARKPERF_A_TARGET_RDMA_DEV,
+	SPARKPERF_A_TARGET_RDMA_PORT,
+	__SPARKPERF_A_TARGET_MAX
+};
+
+#define SPARKPERF_A_TARGET_MAX (__SPARKPERF_A_TARGET_MAX - 1)
+
+/* Inside SPARKPERF_A_TRACE_STREAM. */
+enum sparkperf_stream_attr {
+	SPARKPERF_A_STREAM_UNSPEC,
+	SPARKPERF_A_STREAM_PAD,
+	SPARKPERF_A_STREAM_INDEX,
+	SPARKPERF_A_STREAM_SOURCE,
+	SPARKPERF_A_STREAM_TARGET,
+	SPARKPERF_A_STREAM_IFINDEX,
+	SPARKPERF_A_STREAM_PORT,
+	SPARKPERF_A_STREAM_PERIOD_US,
+	SPARKPERF_A_STREAM_VERSION,
+	SPARKPERF_A_STREAM_SLOT_VALUES,
+	SPARKPERF_A_STREAM_TRUNCATED,
+	SPARKPERF_A_STREAM_NAMES,
+	SPARKPERF_A_STREAM_NAME,
+	SPARKPERF_A_STREAM_SAMPLES,
+	SPARKPERF_A_STREAM_MISSED,
+	SPARKPERF_A_STREAM_READ_NS_SUM,
+	SPARKPERF_A_STREAM_READ_NS_MAX,
+	SPARKPERF_A_STREAM_LATE_NS_MAX,
+	SPARKPERF_A_STREAM_VALUES,
+	SPARKPERF_A_STREAM_TS_NS,
+	SPARKPERF_A_STREAM_READ_NS,
+	__SPARKPERF_A_STREAM_MAX
+};
+
+#define SPARKPERF_A_STREAM_MAX (__SPARKPERF_A_STREAM_MAX - 1)
+
+/* Inside SPARKPERF_A_TRACE_SAMPLE. */
+enum sparkperf_sample_attr {
+	SPARKPERF_A_SAMPLE_UNSPEC,
+	SPARKPERF_A_SAMPLE_PAD,
+	SPARKPERF_A_SAMPLE_SEQ,
+	SPARKPERF_A_SAMPLE_STREAM,
+	SPARKPERF_A_SAMPLE_VERSION,
+	SPARKPERF_A_SAMPLE_TS_NS,
+	SPARKPERF_A_SAMPLE_READ_NS,
+	SPARKPERF_A_SAMPLE_VALUES,
+	__SPARKPERF_A_SAMPLE_MAX
+};
+
+#define SPARKPERF_A_SAMPLE_MAX (__SPARKPERF_A_SAMPLE_MAX - 1)
+
+enum sparkperf_counter_source {
+	SPARKPERF_SRC_UNSPEC,
+	SPARKPERF_SRC_NETDEV,
+	SPARKPERF_SRC_ETHTOOL,
+	SPARKPERF_SRC_RDMA,
+	__SPARKPERF_SRC_MAX
+};
+
+#define SPARKPERF_SRC_MAX (__SPARKPERF_SRC_MAX - 1)
+
+enum sparkperf_trace_state {
+	SPARKPERF_TRACE_STATE_RUNNING,
+	SPARKPERF_TRACE_STATE_DONE,
+	SPARKPERF_TRACE_STATE_STOPPED,
+	SPARKPERF_TRACE_STATE_FAILED,
+};
 
 enum sparkperf_lat_op {
 	SPARKPERF_LAT_OP_UNSPEC,
