@@ -549,6 +549,8 @@
  *    SPARKPERF_A_TRACE_ELAPSED_NS: NLA_U64, from START_NS to the last sample
  *    SPARKPERF_A_TRACE_DURATION_MS, _BUFFER_BYTES, _BATCH_MS: the
  *        configuration
+ *    SPARKPERF_A_TRACE_CPU_NS: NLA_U64, CPU time the sampler thread has
+ *        used (its reads, bookkeeping and batches)
  *    SPARKPERF_A_TRACE_SLOTS: NLA_U32, samples the ring holds
  *    SPARKPERF_A_TRACE_SEQ_NEXT: NLA_U64, sequence number the next sample
  *        will get (samples are numbered from 0 across all streams)
@@ -934,6 +936,7 @@ enum sparkperf_trace_attr {
 	SPARKPERF_A_TRACE_LOST,
 	SPARKPERF_A_TRACE_SAMPLES,
 	SPARKPERF_A_TRACE_SAMPLE,
+	SPARKPERF_A_TRACE_CPU_NS,
 	__SPARKPERF_A_TRACE_MAX
 };
 
