@@ -487,10 +487,10 @@
  * and bandwidth timestamps), each source at its own period, into a ring of
  * fixed-size slots allocated here, before the first sample. The netdev
  * source is read from the thread directly, the ethtool and rdma sources
- * from the same thread (process context; they may sleep). A deadline that
- * passes before its read starts is a miss: it is counted, and the next
- * deadline is the next one in the future (deadlines stay on the grid
- * START_NS + k x PERIOD).
+ * from the same thread (process context; they may sleep). Deadlines stay on
+ * the grid START_NS + k x PERIOD: each due deadline gets one read, however
+ * late it starts (the worst lateness is kept), and grid points that pass
+ * entirely before that read starts get none: they are counted as missed.
  *
  *    SPARKPERF_A_TRACE_TARGETS: NLA_NESTED, required, 1..
  *        SPARKPERF_TRACE_TARGETS_MAX entries
