@@ -25,6 +25,7 @@
 #include "print.h"
 #include "run.h"
 #include "stats.h"
+#include "tracerun.h"
 #include "wait.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -41,7 +42,7 @@ static const char bw_usage[] =
 	"       sparkperf-ctl [ OPTIONS ] bw run peer ADDR[,ADDR...] [ dev DEV[,DEV...] ]\n"
 	"               [ port PORT ] [ op OP ] [ size SIZE ] [ qps N ] [ threads N ]\n"
 	"               [ depth N ] [ signal N ] [ iters N | duration TIME ] [ bidir ]\n"
-	"               [ validate ] [ interval MS ]\n"
+	"               [ validate ] [ interval MS ] [ trace TRACE ]\n"
 	"       sparkperf-ctl [ OPTIONS ] bw stop [ ID ]\n"
 	"       sparkperf-ctl bw help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
@@ -59,6 +60,9 @@ static const char bw_usage[] =
 	"       TIME := seconds (0.5, 10) or with a unit (ms, s, m, h), whole ms, up to 1h\n"
 	"       MS := length of one interval of the series, 10..60000 ms, default 100\n"
 	"       ID := a session id; stop without one stops every bandwidth session\n"
+	"       TRACE := { on | off }: on traces the counters of the RDMA devices and their\n"
+	"               netdevs during each run and reports their deltas and rates (also:\n"
+	"               the global option --trace)\n"
 	"Rates are of payload: Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s.\n"
 	"The default command is show.\n";
 
@@ -145,16 +149,17 @@ struct run_args {
 	size_t n_devs;			/* 0 or n_peers */
 	uint64_t sizes[SP_SWEEP_MAX];
 	size_t n_sizes;			/* 0: the kernel's default size */
+	bool trace;			/* "trace on" */
 };
 
 enum {
 	K_PEER, K_DEV, K_PORT, K_OP, K_SIZE, K_QPS, K_THREADS, K_DEPTH, K_SIGNAL, K_ITERS,
-	K_DURATION, K_BIDIR, K_VALIDATE, K_INTERVAL, K_N
+	K_DURATION, K_BIDIR, K_VALIDATE, K_INTERVAL, K_TRACE, K_N
 };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL;
+	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL, *trace = NULL;
 	struct sp_bw_config *c = &a->cfg;
 	uint32_t port = 0;
 	struct sp_kv kv[K_N] = {
@@ -181,6 +186,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		[K_INTERVAL] = { .key = "interval", .type = SP_KV_U32,
 				 .min = SPARKPERF_LAT_INTERVAL_MS_MIN,
 				 .max = SPARKPERF_LAT_INTERVAL_MS_MAX, .dst = &c->interval_ms },
+		[K_TRACE] = { .key = "trace", .type = SP_KV_STRING, .dst = &trace },
 	};
 	char err[256];
 	int ret;
@@ -222,6 +228,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	if (c->has_iters && c->has_duration)
 		return sp_usage_error("bw", "'iters' and 'duration' cannot be used together");
 	c->has_interval = kv[K_INTERVAL].seen;
+	if (trace && sp_parse_on_off(trace, &a->trace))
+		return sp_usage_error("bw", "Invalid trace: '%s' (on or off)", trace);
 	return SP_EXIT_OK;
 }
 
@@ -580,6 +588,7 @@ static bool run_measured(const struct sp_bw_run *run)
 static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_bw_run runs[SP_SWEEP_MAX];
+	struct sp_run_traces rt = { 0 };
 	struct run_args *args;
 	struct sp_run r;
 	size_t n_sizes, n_runs = 0, i;
@@ -595,8 +604,11 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	ret = parse_run_args(argc, argv, args);
 	if (!ret)
+		ret = sp_run_traces_init(&rt, args->trace || ctx->trace, SP_SWEEP_MAX);
+	if (!ret)
 		ret = sp_run_start(&r, "bw");
 	if (ret) {
+		sp_run_traces_free(&rt);
 		free(args);
 		return ret;
 	}
@@ -604,10 +616,19 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 
 	for (i = 0; i < n_sizes && !sp_run_signal_pending(&r.sig); i++) {
 		struct sp_bw_run *run = &runs[n_runs];
+		uint64_t size = args->n_sizes ? args->sizes[i] : 0;
 
-		rc = run_size(&r, args, args->n_sizes ? args->sizes[i] : 0, i, run, &started);
+		rc = sp_run_traces_begin(&rt, "bw", size, args->peers, args->n_peers,
+					 (const char (*)[SPARKPERF_DEV_NAME_MAX])args->devs,
+					 args->n_devs);
+		if (rc)
+			break;
+		rc = run_size(&r, args, size, i, run, &started);
+		sp_run_traces_end(&rt, "bw");
 		if (!started)
 			break;
+		if (rt.on)
+			run->trace = rt.logs[rt.n - 1];
 		n_runs++;
 		measured = measured || run_measured(run);
 		if (!ctx->json) {
@@ -625,6 +646,8 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	sp_run_signals_restore(&r.sig);
 
+	if (!ctx->json)
+		sp_run_traces_print(&rt);
 	if (ctx->json && n_runs) {
 		ret = sp_print_bw_json(runs, n_runs, &r.env.env);
 		if (ret) {
@@ -641,6 +664,7 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	free(args);
 	sp_run_end(&r);
+	sp_run_traces_free(&rt);
 	return sp_run_exit(rc, measured);
 }
 

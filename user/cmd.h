@@ -17,6 +17,7 @@
 struct sp_ctx {
 	bool json;
 	bool pretty;
+	bool trace;		/* --trace: "lat run" and "bw run" as with "trace on" */
 };
 
 /* X(name, one-line help), in the order "sparkperf-ctl help" lists them. */
@@ -25,6 +26,9 @@ struct sp_ctx {
 	X(server, "kernel servers for latency and bandwidth tests: show, start, stop") \
 	X(lat, "latency sessions: show, run (round trip times, percentiles)") \
 	X(bw, "bandwidth sessions: show, run, stop (Gbit/s, one or several links)") \
+	X(counters, "one read of a port's counters: netdev stats64, ethtool, RDMA hw counters") \
+	X(trace, "counter traces: record (kernel sampler, report, CSV/JSON), show, stop") \
+	X(watch, "live TX/RX Gbit/s of ports, NOW and PEAK, from the port counters") \
 	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify") \
 	X(tune, "host tuning: show, check, apply, revert (snapshot first, exact revert)") \
 	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers") \

@@ -21,6 +21,7 @@
 #include "parse.h"
 #include "print.h"
 #include "run.h"
+#include "tracerun.h"
 #include "wait.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,7 +30,7 @@ static const char lat_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] lat show\n"
 	"       sparkperf-ctl [ OPTIONS ] lat run peer ADDR [ port PORT ] [ dev DEV ] [ op OP ]\n"
 	"               [ size SIZE ] [ iters N | duration TIME ] [ warmup N ] [ cpu CPU ]\n"
-	"               [ interval MS ] [ samples FILE ]\n"
+	"               [ interval MS ] [ samples FILE ] [ trace TRACE ]\n"
 	"       sparkperf-ctl lat help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
 	"       ADDR := the IPv4 or IPv6 address of a sparkperf server\n"
@@ -41,6 +42,9 @@ static const char lat_usage[] =
 	"       TIME := seconds (0.5, 10) or with a unit (ms, s, m, h), whole ms, up to 1h\n"
 	"       MS := length of one interval of the series, 10..60000 ms, default 1000\n"
 	"       FILE := CSV file for the raw samples\n"
+	"       TRACE := { on | off }: on traces the counters of the RDMA device and its\n"
+	"               netdev during each run and reports their deltas and rates (also:\n"
+	"               the global option --trace)\n"
 	"Times are round trips (RTT); the one-way columns are RTT/2.\n"
 	"The default command is show.\n";
 
@@ -83,11 +87,12 @@ struct run_args {
 	uint64_t sizes[SP_SWEEP_MAX];
 	size_t n_sizes;			/* 0: the kernel's default size */
 	const char *samples_path;
+	bool trace;			/* "trace on" */
 };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL;
+	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL, *trace = NULL;
 	struct sp_lat_config *c = &a->cfg;
 	uint32_t port = 0;
 	struct sp_kv kv[] = {
@@ -107,6 +112,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		  .max = SPARKPERF_LAT_INTERVAL_MS_MAX, .dst = &c->interval_ms },
 		{ .key = "samples", .what = "samples file", .type = SP_KV_STRING,
 		  .dst = &a->samples_path },
+		{ .key = "trace", .type = SP_KV_STRING, .dst = &trace },
 	};
 	char err[256];
 	size_t n;
@@ -145,6 +151,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	c->has_warmup = kv[7].seen;
 	c->has_cpu = kv[8].seen;
 	c->has_interval = kv[9].seen;
+	if (trace && sp_parse_on_off(trace, &a->trace))
+		return sp_usage_error("lat", "Invalid trace: '%s' (on or off)", trace);
 
 	/*
 	 * Raw samples are only read for a samples file: keep none otherwise,
@@ -387,6 +395,7 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	struct run_args args;
 	struct sp_run r;
 	struct sp_lat lats[SP_SWEEP_MAX];
+	struct sp_run_traces rt;
 	FILE *samples = NULL;
 	size_t n_runs, n_lats = 0, i;
 	bool measured = false, header = false, started;
@@ -398,15 +407,20 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	n_runs = args.n_sizes ? args.n_sizes : 1;
+	if (sp_run_traces_init(&rt, args.trace || ctx->trace, n_runs))
+		return SP_EXIT_ERROR;
 
 	ret = sp_run_start(&r, "lat");
-	if (ret)
+	if (ret) {
+		sp_run_traces_free(&rt);
 		return ret;
+	}
 	if (args.samples_path) {
 		samples = fopen(args.samples_path, "we");
 		if (!samples) {
 			sp_err(stderr, "cannot write %s: %s", args.samples_path, strerror(errno));
 			sp_run_end(&r);
+			sp_run_traces_free(&rt);
 			return SP_EXIT_ERROR;
 		}
 		sp_print_samples_csv_header(samples, args.n_sizes > 1);
@@ -415,8 +429,14 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n_runs && !sp_run_signal_pending(&r.sig); i++) {
 		struct sp_lat *lat = &lats[n_lats];
 
+		rc = sp_run_traces_begin(&rt, "lat", args.n_sizes ? args.sizes[i] : 0,
+					 &args.cfg.peer, 1, args.cfg.has_dev ? &args.cfg.dev : NULL,
+					 args.cfg.has_dev);
+		if (rc)
+			break;
 		rc = run_session(&r, &args, samples, args.n_sizes ? args.sizes[i] : 0, i, lat,
 				 &started);
+		sp_run_traces_end(&rt, "lat");
 		if (!started)
 			break;
 		n_lats++;
@@ -437,8 +457,10 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	sp_run_signals_restore(&r.sig);
 
+	if (!ctx->json)
+		sp_run_traces_print(&rt);
 	if (ctx->json && n_lats) {
-		ret = sp_print_lat_json(lats, n_lats, &args.cfg, &r.env.env);
+		ret = sp_print_lat_json_traces(lats, n_lats, &args.cfg, &r.env.env, rt.logs);
 		if (ret) {
 			sp_report_nl_error(stderr, "lat", "run", ret, NULL);
 			rc = SP_EXIT_ERROR;
@@ -451,6 +473,7 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 		rc = SP_EXIT_ERROR;
 	}
 	sp_run_end(&r);
+	sp_run_traces_free(&rt);
 	return sp_run_exit(rc, measured);
 }
 

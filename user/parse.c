@@ -586,6 +586,29 @@ const char *sp_lat_op_str(unsigned int op)
 	return NAME(lat_op_names, op, "unknown");
 }
 
+const char *sp_counter_source_str(unsigned int src)
+{
+	static const char *const names[] = {
+		[SPARKPERF_SRC_NETDEV] = "netdev",
+		[SPARKPERF_SRC_ETHTOOL] = "ethtool",
+		[SPARKPERF_SRC_RDMA] = "rdma",
+	};
+
+	return NAME(names, src, "unknown");
+}
+
+const char *sp_trace_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[SPARKPERF_TRACE_STATE_RUNNING] = "running",
+		[SPARKPERF_TRACE_STATE_DONE] = "done",
+		[SPARKPERF_TRACE_STATE_STOPPED] = "stopped",
+		[SPARKPERF_TRACE_STATE_FAILED] = "failed",
+	};
+
+	return NAME(names, state, "unknown");
+}
+
 const char *sp_lat_state_str(unsigned int state)
 {
 	static const char *const names[] = {

@@ -144,6 +144,9 @@ char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len);
 /* Latency operations and session states: "write", ...; "running", ... */
 const char *sp_lat_op_str(unsigned int op);		/* "unknown" if unknown */
 const char *sp_lat_state_str(unsigned int state);	/* "unknown" if unknown */
+/* Counter sources and trace states: "netdev", "ethtool", "rdma"; "running", ... */
+const char *sp_counter_source_str(unsigned int src);	/* "unknown" if unknown */
+const char *sp_trace_state_str(unsigned int state);	/* "unknown" if unknown */
 
 /* Names as rdma(8) and ibv_devinfo(1) print them. */
 const char *sp_port_state_str(unsigned int state);	/* ACTIVE, ..., UNKNOWN */

@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "print.h"
 #include "stats.h"
+#include "tracelog.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -906,6 +907,13 @@ json_object *sp_json_lat(const struct sp_lat *l, const struct sp_lat_config *req
 int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
 		      const struct sp_env *env)
 {
+	return sp_print_lat_json_traces(lats, n, req, env, NULL);
+}
+
+int sp_print_lat_json_traces(const struct sp_lat *lats, size_t n,
+			     const struct sp_lat_config *req, const struct sp_env *env,
+			     const struct sp_tracelog *const *traces)
+{
 	json_object *arr = json_object_new_array();
 	size_t i;
 
@@ -914,6 +922,8 @@ int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_c
 	for (i = 0; i < n; i++) {
 		json_object *o = sp_json_lat(&lats[i], req, env);
 
+		if (o && traces && traces[i])
+			add(o, "trace", sp_json_trace_report(traces[i], false));
 		if (!o) {
 			json_object_put(arr);
 			return -ENOMEM;
@@ -1160,6 +1170,8 @@ static json_object *json_bw_run(const struct sp_bw_run *run, const struct sp_env
 	add(obj, "sessions", json_bws(run->bws, run->n));
 	add(obj, "aggregate", json_bw_aggregate(run->bws, run->n));
 	add(obj, "start_at_ns", run->has_start_at ? ju64(run->start_at_ns) : NULL);
+	if (run->trace)
+		add(obj, "trace", sp_json_trace_report(run->trace, false));
 	if (env) {
 		add(obj, "tool_version", jstr_or_null(env->tool_version));
 		add(obj, "module_version", jstr_or_null(env->module_version));
@@ -1473,6 +1485,732 @@ int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_byte
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s->first + i, start, rtt);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- counters and traces ------------------------------------------------ */
+
+/* The JSON key of a rate of unit: "bits_per_second", "packets_per_second" ... */
+static const char *rate_key(enum sp_counter_unit unit)
+{
+	switch (unit) {
+	case SP_UNIT_BYTES:
+		return "bits_per_second";
+	case SP_UNIT_PACKETS:
+		return "packets_per_second";
+	case SP_UNIT_USEC:
+		return "us_per_second";
+	default:
+		return "per_second";
+	}
+}
+
+/* What one unit of a counter is, in words: "bytes", "packets", "us", "events". */
+static const char *unit_word(enum sp_counter_unit unit)
+{
+	switch (unit) {
+	case SP_UNIT_BYTES:
+		return "bytes";
+	case SP_UNIT_PACKETS:
+		return "packets";
+	case SP_UNIT_USEC:
+		return "us";
+	default:
+		return "events";
+	}
+}
+
+char *sp_fmt_counter_rate(char *buf, size_t len, double rate, enum sp_counter_unit unit)
+{
+	if (unit == SP_UNIT_BYTES)
+		snprintf(buf, len, "%.3f Gbit/s", rate / 1e9);
+	else
+		snprintf(buf, len, "%.1f %s", rate, sp_counter_rate_unit(unit));
+	return buf;
+}
+
+/* "eth0", "rxe0/1": a stream's target */
+static char *stream_target(const struct sp_stream *st, char *buf, size_t len)
+{
+	if (st->has_port)
+		snprintf(buf, len, "%s/%u", st->target, st->port);
+	else
+		snprintf(buf, len, "%s", st->target);
+	return buf;
+}
+
+static void json_stream_head(json_object *o, const struct sp_stream *st)
+{
+	add(o, "index", json_object_new_int64(st->index));
+	add(o, "source", json_object_new_string(sp_counter_source_str(st->source)));
+	add(o, "target", json_object_new_string(st->target));
+	if (st->has_ifindex)
+		add(o, "ifindex", json_object_new_int64(st->ifindex));
+	if (st->has_port)
+		add(o, "port", json_object_new_int64(st->port));
+}
+
+static bool stream_nonzero(const struct sp_stream *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_values; i++)
+		if (st->values[i])
+			return true;
+	return false;
+}
+
+int sp_print_counters(const struct sp_stream *streams, size_t n, bool nonzero)
+{
+	char target[SPARKPERF_DEV_NAME_MAX + 16];
+	FILE *f = ofile();
+	size_t i, k, w = 7;
+
+	if (out.json) {
+		json_object *arr = json_object_new_array();
+
+		for (i = 0; arr && i < n; i++) {
+			const struct sp_stream *st = &streams[i];
+			json_object *o = json_object_new_object(), *c = json_object_new_object();
+
+			if (!o || !c) {
+				json_object_put(o);
+				json_object_put(c);
+				json_object_put(arr);
+				return -ENOMEM;
+			}
+			json_stream_head(o, st);
+			add(o, "ts_ns", st->has_ts ? ju64(st->ts_ns) : NULL);
+			add(o, "read_ns", st->has_ts ? json_object_new_int64(st->read_ns) : NULL);
+			for (k = 0; k < st->n_values && k < st->n_names; k++)
+				if (!nonzero || st->values[k])
+					add(c, st->names[k], ju64(st->values[k]));
+			add(o, "counters", c);
+			json_object_array_add(arr, o);
+		}
+		return emit_json(arr, out.pretty);
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < streams[i].n_names; k++)
+			if (strlen(streams[i].names[k]) > w)
+				w = strlen(streams[i].names[k]);
+	fprintf(f, "%-8s %-16s %-*s %20s  %s\n", "SOURCE", "TARGET", (int)w, "COUNTER", "VALUE",
+		"UNIT");
+	for (i = 0; i < n; i++) {
+		const struct sp_stream *st = &streams[i];
+
+		if (nonzero && !stream_nonzero(st))
+			continue;
+		stream_target(st, target, sizeof(target));
+		for (k = 0; k < st->n_values && k < st->n_names; k++) {
+			if (nonzero && !st->values[k])
+				continue;
+			fprintf(f, "%-8s %-16s %-*s %20" PRIu64 "  %s\n",
+				sp_counter_source_str(st->source), target, (int)w, st->names[k],
+				st->values[k], unit_word(sp_counter_unit(st->names[k])));
+		}
+	}
+	return 0;
+}
+
+/* ---- traces: show --------------------------------------------------------- */
+
+static json_object *json_stream_info(const struct sp_stream *st)
+{
+	json_object *o = json_object_new_object(), *names = json_object_new_array();
+	size_t i;
+
+	if (!o || !names) {
+		json_object_put(o);
+		json_object_put(names);
+		return NULL;
+	}
+	json_stream_head(o, st);
+	add(o, "period_us", json_object_new_int64(st->period_us));
+	add(o, "version", json_object_new_int64(st->version));
+	add(o, "truncated", json_object_new_boolean(st->truncated));
+	add(o, "samples", ju64(st->samples));
+	add(o, "missed", ju64(st->missed));
+	add(o, "read_ns_sum", ju64(st->read_ns_sum));
+	add(o, "read_max_ns", ju64(st->read_ns_max));
+	add(o, "late_max_ns", ju64(st->late_ns_max));
+	for (i = 0; i < st->n_names; i++)
+		json_object_array_add(names, json_object_new_string(st->names[i]));
+	add(o, "names", names);
+	return o;
+}
+
+static json_object *json_trace(const struct sp_trace *t)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	add(o, "id", json_object_new_int64(t->id));
+	add(o, "state", json_object_new_string(sp_trace_state_str(t->state)));
+	add(o, "error", t->has_error || t->has_error_msg ?
+	    jstr_or_null(sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
+					  t->error)) : NULL);
+	add(o, "start_ns", ju64(t->start_ns));
+	add(o, "elapsed_ns", ju64(t->elapsed_ns));
+	add(o, "duration_ms", t->has_duration ? json_object_new_int64(t->duration_ms) : NULL);
+	add(o, "buffer_bytes", json_object_new_int64(t->buffer_bytes));
+	add(o, "batch_ms", json_object_new_int64(t->batch_ms));
+	add(o, "cpu_ns", t->has_cpu ? ju64(t->cpu_ns) : NULL);
+	add(o, "slots", json_object_new_int64(t->slots));
+	add(o, "seq_next", ju64(t->seq_next));
+	add(o, "seq_oldest", ju64(t->seq_oldest));
+	for (i = 0; i < t->n_streams; i++)
+		json_object_array_add(arr, json_stream_info(&t->streams[i]));
+	add(o, "streams", arr);
+	return o;
+}
+
+int sp_print_traces(const struct sp_trace *traces, size_t n)
+{
+	char target[SPARKPERF_DEV_NAME_MAX + 16];
+	FILE *f = ofile();
+	size_t i, k;
+
+	if (out.json) {
+		json_object *arr = json_object_new_array();
+
+		for (i = 0; arr && i < n; i++)
+			json_object_array_add(arr, json_trace(&traces[i]));
+		return emit_json(arr, out.pretty);
+	}
+	for (i = 0; i < n; i++) {
+		const struct sp_trace *t = &traces[i];
+		const char *why = sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
+						   t->error);
+
+		fprintf(f, "%strace %u: %s, %.3f s, %zu stream%s, ring %u slots, next seq %" PRIu64
+			"%s%s\n", i ? "\n" : "", t->id, sp_trace_state_str(t->state),
+			(double)t->elapsed_ns / 1e9, t->n_streams, t->n_streams == 1 ? "" : "s",
+			t->slots, t->seq_next, why ? ": " : "", why ? why : "");
+		fprintf(f, "  %-5s %-8s %-16s %10s %8s %10s %8s %14s %13s\n", "INDEX", "SOURCE",
+			"TARGET", "PERIOD[us]", "COUNTERS", "SAMPLES", "MISSED", "READ_MEAN[us]",
+			"READ_MAX[us]");
+		for (k = 0; k < t->n_streams; k++) {
+			const struct sp_stream *st = &t->streams[k];
+
+			fprintf(f, "  %-5u %-8s %-16s %10u %8zu %10" PRIu64 " %8" PRIu64
+				" %14.3f %13.3f\n", st->index, sp_counter_source_str(st->source),
+				stream_target(st, target, sizeof(target)), st->period_us,
+				st->n_names, st->samples, st->missed,
+				st->samples ? (double)st->read_ns_sum / (double)st->samples / 1e3 : 0,
+				(double)st->read_ns_max / 1e3);
+		}
+	}
+	return 0;
+}
+
+/* ---- traces: the report ---------------------------------------------------- */
+
+static json_object *json_tl_counter(const struct sp_tl_counter *c)
+{
+	json_object *o = json_object_new_object();
+	char key[64];
+	double rate;
+
+	if (!o)
+		return NULL;
+	add(o, "name", json_object_new_string(c->name));
+	add(o, "unit", json_object_new_string(unit_word(c->unit)));
+	add(o, "first", ju64(c->first));
+	add(o, "last", ju64(c->last));
+	add(o, "delta", ju64(c->delta));
+	add(o, "wraps", json_object_new_int64(c->wraps));
+	add(o, "resets", json_object_new_int64(c->resets));
+	snprintf(key, sizeof(key), "mean_%s", rate_key(c->unit));
+	add(o, key, sp_tl_counter_mean_rate(c, &rate) ? jdouble(rate, 3) : NULL);
+	snprintf(key, sizeof(key), "peak_%s", rate_key(c->unit));
+	add(o, key, c->has_peak ? jdouble(c->peak_rate, 3) : NULL);
+	return o;
+}
+
+static json_object *json_tl_stream(const struct sp_tl_stream *st, bool changed_only)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	struct sp_tl_stream_stats s;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	sp_tl_stream_stats(st, &s);
+	json_stream_head(o, &st->info);
+	add(o, "period_requested_us", json_object_new_int64(st->info.period_us));
+	add(o, "period_p50_ns", s.has_period ? ju64(s.period_p50_ns) : NULL);
+	add(o, "period_p99_ns", s.has_period ? ju64(s.period_p99_ns) : NULL);
+	add(o, "period_max_ns", s.has_period ? ju64(s.period_max_ns) : NULL);
+	add(o, "samples", ju64(s.samples));
+	add(o, "samples_received", ju64(st->received));
+	add(o, "missed", ju64(s.missed));
+	add(o, "read_mean_ns", s.has_read ? jdouble(s.read_mean_ns, 1) : NULL);
+	add(o, "read_max_ns", s.has_read ? ju64(s.read_max_ns) : NULL);
+	add(o, "late_max_ns", ju64(st->info.late_ns_max));
+	add(o, "table_versions", json_object_new_int64(s.versions));
+	add(o, "truncated", json_object_new_boolean(st->info.truncated));
+	for (i = 0; i < st->n_counters; i++)
+		if (!changed_only || st->counters[i].delta)
+			json_object_array_add(arr, json_tl_counter(&st->counters[i]));
+	add(o, "counters", arr);
+	return o;
+}
+
+json_object *sp_json_trace_report(const struct sp_tracelog *tl, bool all)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	const struct sp_trace *t = &tl->trace;
+	double cpu;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	add(o, "id", json_object_new_int64(t->id));
+	add(o, "state", json_object_new_string(sp_trace_state_str(t->state)));
+	add(o, "error", t->has_error || t->has_error_msg ?
+	    jstr_or_null(sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
+					  t->error)) : NULL);
+	add(o, "start_ns", ju64(t->start_ns));
+	add(o, "elapsed_ns", ju64(t->elapsed_ns));
+	add(o, "cpu_ns", t->has_cpu ? ju64(t->cpu_ns) : NULL);
+	add(o, "cpu_ns_per_1000_samples", sp_tl_cpu_per_1000(tl, &cpu) ? jdouble(cpu, 1) : NULL);
+	add(o, "samples_received", ju64(tl->received));
+	add(o, "samples_lost", ju64(tl->lost));
+	add(o, "table_changes", json_object_new_int64(tl->table_changes));
+	for (i = 0; i < tl->n_streams; i++)
+		json_object_array_add(arr, json_tl_stream(&tl->streams[i], !all));
+	add(o, "streams", arr);
+	return o;
+}
+
+/* "1000 us" as the period of a source, or "-" */
+static void fmt_us(char *buf, size_t len, double ns)
+{
+	snprintf(buf, len, "%.1f", ns / 1e3);
+}
+
+static void print_report_counters(FILE *f, const struct sp_tracelog *tl, bool all)
+{
+	char target[SPARKPERF_DEV_NAME_MAX + 16], mean[40], peak[40];
+	size_t i, k, unchanged = 0, w = 7;
+	double rate;
+
+	for (i = 0; i < tl->n_streams; i++)
+		for (k = 0; k < tl->streams[i].n_counters; k++)
+			if (strlen(tl->streams[i].counters[k].name) > w)
+				w = strlen(tl->streams[i].counters[k].name);
+	fprintf(f, "%-8s %-16s %-*s %20s %20s %16s %18s %18s\n", "SOURCE", "TARGET", (int)w,
+		"COUNTER", "FIRST", "LAST", "DELTA", "MEAN_RATE", "PEAK_RATE");
+	for (i = 0; i < tl->n_streams; i++) {
+		const struct sp_tl_stream *st = &tl->streams[i];
+
+		stream_target(&st->info, target, sizeof(target));
+		for (k = 0; k < st->n_counters; k++) {
+			const struct sp_tl_counter *c = &st->counters[k];
+
+			if (!all && !c->delta) {
+				unchanged++;
+				continue;
+			}
+			if (sp_tl_counter_mean_rate(c, &rate))
+				sp_fmt_counter_rate(mean, sizeof(mean), rate, c->unit);
+			else
+				snprintf(mean, sizeof(mean), "-");
+			if (c->has_peak)
+				sp_fmt_counter_rate(peak, sizeof(peak), c->peak_rate, c->unit);
+			else
+				snprintf(peak, sizeof(peak), "-");
+			fprintf(f, "%-8s %-16s %-*s %20" PRIu64 " %20" PRIu64 " %16" PRIu64
+				" %18s %18s%s\n", sp_counter_source_str(st->info.source), target,
+				(int)w, c->name, c->first, c->last, c->delta, mean, peak,
+				c->wraps || c->resets ? "  (wrapped or reset)" : "");
+		}
+	}
+	if (unchanged)
+		fprintf(f, "(%zu counter%s did not change)\n", unchanged,
+			unchanged == 1 ? "" : "s");
+}
+
+static void print_report_streams(FILE *f, const struct sp_tracelog *tl)
+{
+	char target[SPARKPERF_DEV_NAME_MAX + 16], p50[24], p99[24], rmean[24], rmax[24];
+	size_t i;
+
+	fprintf(f, "%-8s %-16s %11s %11s %11s %10s %8s %14s %13s %7s\n", "SOURCE", "TARGET",
+		"PERIOD[us]", "P50[us]", "P99[us]", "SAMPLES", "MISSED", "READ_MEAN[us]",
+		"READ_MAX[us]", "TABLES");
+	for (i = 0; i < tl->n_streams; i++) {
+		const struct sp_tl_stream *st = &tl->streams[i];
+		struct sp_tl_stream_stats s;
+
+		sp_tl_stream_stats(st, &s);
+		snprintf(p50, sizeof(p50), "-");
+		snprintf(p99, sizeof(p99), "-");
+		snprintf(rmean, sizeof(rmean), "-");
+		snprintf(rmax, sizeof(rmax), "-");
+		if (s.has_period) {
+			fmt_us(p50, sizeof(p50), (double)s.period_p50_ns);
+			fmt_us(p99, sizeof(p99), (double)s.period_p99_ns);
+		}
+		if (s.has_read) {
+			snprintf(rmean, sizeof(rmean), "%.3f", s.read_mean_ns / 1e3);
+			snprintf(rmax, sizeof(rmax), "%.3f", (double)s.read_max_ns / 1e3);
+		}
+		fprintf(f, "%-8s %-16s %11u %11s %11s %10" PRIu64 " %8" PRIu64 " %14s %13s %7u%s\n",
+			sp_counter_source_str(st->info.source),
+			stream_target(&st->info, target, sizeof(target)), st->info.period_us, p50,
+			p99, s.samples, s.missed, rmean, rmax, s.versions,
+			st->info.truncated ? "  (truncated)" : "");
+	}
+}
+
+int sp_print_trace_report(const struct sp_tracelog *tl, const char *title, bool all,
+			  const struct sp_env *env)
+{
+	const struct sp_trace *t = &tl->trace;
+	const char *why = sp_session_error(t->has_error_msg, t->error_msg, t->has_error, t->error);
+	FILE *f = ofile();
+	double cpu;
+
+	if (out.json) {
+		json_object *o = sp_json_trace_report(tl, all);
+
+		if (o && env) {
+			add(o, "tool_version", jstr_or_null(env->tool_version));
+			add(o, "module_version", jstr_or_null(env->module_version));
+			add(o, "kernel_release", jstr_or_null(env->kernel_release));
+			add(o, "host", jstr_or_null(env->host));
+			add(o, "clock_source", jstr_or_null(env->clock_source));
+		}
+		return emit_json(o, out.pretty);
+	}
+	fprintf(f, "%s trace %u: %s after %.3f s", title ? title : "Counter", t->id,
+		sp_trace_state_str(t->state), (double)t->elapsed_ns / 1e9);
+	if (sp_tl_cpu_per_1000(tl, &cpu))
+		fprintf(f, ", sampler CPU %.1f us per 1000 samples", cpu / 1e3);
+	fprintf(f, "%s%s\n", why ? ": " : "", why ? why : "");
+	if (tl->lost)
+		fprintf(f, "%" PRIu64 " sample%s lost (the ring overran before they were read)\n",
+			tl->lost, tl->lost == 1 ? " was" : "s were");
+	if (tl->table_changes)
+		fprintf(f, "Counter name tables changed %u time%s during the trace: samples are "
+			"named by their table version\n", tl->table_changes,
+			tl->table_changes == 1 ? "" : "s");
+	fprintf(f, "PERIOD: requested; P50/P99: achieved, between sample timestamps. "
+		"Rates: bytes in Gbit/s (10^9 bit/s), packets in packet/s\n");
+	print_report_streams(f, tl);
+	fprintf(f, "\n");
+	print_report_counters(f, tl, all);
+	return 0;
+}
+
+/* ---- traces: the writers --------------------------------------------------- */
+
+/* The previous reading of every counter of every stream, while writing. */
+struct prev_state {
+	bool *seen;
+	uint64_t *value, *ts;
+	size_t *base;			/* first counter index of each stream */
+};
+
+static int prev_init(struct prev_state *p, const struct sp_tracelog *tl)
+{
+	size_t i, n = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->base = calloc(tl->n_streams + 1, sizeof(*p->base));
+	if (!p->base)
+		return -ENOMEM;
+	for (i = 0; i < tl->n_streams; i++) {
+		p->base[i] = n;
+		n += tl->streams[i].n_counters;
+	}
+	p->seen = calloc(n + 1, sizeof(*p->seen));
+	p->value = calloc(n + 1, sizeof(*p->value));
+	p->ts = calloc(n + 1, sizeof(*p->ts));
+	return p->seen && p->value && p->ts ? 0 : -ENOMEM;
+}
+
+static void prev_free(struct prev_state *p)
+{
+	free(p->seen);
+	free(p->value);
+	free(p->ts);
+	free(p->base);
+}
+
+int sp_print_trace_csv(FILE *f, const struct sp_tracelog *tl)
+{
+	struct prev_state p;
+	size_t i, k;
+	int ret = prev_init(&p, tl);
+
+	if (ret) {
+		prev_free(&p);
+		return ret;
+	}
+	fprintf(f, "time_ns,seq,stream,source,target,version,counter,value,delta,rate,rate_unit\n");
+	for (i = 0; i < tl->n_samples; i++) {
+		const struct sp_tl_sample *s = &tl->samples[i];
+		const struct sp_tl_stream *st = sp_tl_find_stream(tl, s->stream);
+		const struct sp_tl_table *t = st ? sp_tl_find_table(st, s->version) : NULL;
+		char target[SPARKPERF_DEV_NAME_MAX + 16];
+		size_t si;
+
+		if (!t)
+			continue;
+		si = (size_t)(st - tl->streams);
+		stream_target(&st->info, target, sizeof(target));
+		for (k = 0; k < s->n && k < t->n; k++) {
+			size_t c = p.base[si] + t->map[k];
+			enum sp_counter_unit unit = st->counters[t->map[k]].unit;
+			uint64_t d;
+
+			fprintf(f, "%" PRIu64 ",%" PRIu64 ",%u,%s,%s,%u,%s,%" PRIu64 ",",
+				s->ts_ns - tl->trace.start_ns, s->seq, s->stream,
+				sp_counter_source_str(st->info.source), target, s->version, t->names[k],
+				s->values[k]);
+			if (p.seen[c] && s->ts_ns > p.ts[c]) {
+				sp_counter_delta(p.value[c], s->values[k], &d);
+				d = sp_tl_scaled_delta(t->names[k], d);
+				fprintf(f, "%" PRIu64 ",%.3f,%s\n", d,
+					sp_counter_rate(d, s->ts_ns - p.ts[c], unit),
+					sp_counter_rate_unit(unit));
+			} else {
+				fprintf(f, ",,%s\n", sp_counter_rate_unit(unit));
+			}
+			p.seen[c] = true;
+			p.value[c] = s->values[k];
+			p.ts[c] = s->ts_ns;
+		}
+	}
+	prev_free(&p);
+	return ferror(f) ? -EIO : 0;
+}
+
+static json_object *json_trace_config(const struct sp_trace_config *c)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *g;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	for (i = 0; i < c->n_targets; i++) {
+		json_object *t = json_object_new_object();
+
+		if (!t)
+			continue;
+		add(t, c->targets[i].rdma ? "rdma_dev" : "netdev",
+		    json_object_new_string(c->targets[i].name));
+		if (c->targets[i].rdma)
+			add(t, "port", json_object_new_int64(c->targets[i].port ?
+							     c->targets[i].port : 1));
+		json_object_array_add(arr, t);
+	}
+	add(o, "targets", arr);
+	g = json_object_new_array();
+	for (i = 0; g && i < c->n_globs; i++)
+		json_object_array_add(g, json_object_new_string(c->globs[i]));
+	add(o, "globs", g);
+	add(o, "netdev_period_us", c->has_netdev_period ?
+	    json_object_new_int64(c->netdev_period_us) : NULL);
+	add(o, "ethtool_period_us", c->has_ethtool_period ?
+	    json_object_new_int64(c->ethtool_period_us) : NULL);
+	add(o, "rdma_period_us", c->has_rdma_period ?
+	    json_object_new_int64(c->rdma_period_us) : NULL);
+	add(o, "duration_ms", c->has_duration ? json_object_new_int64(c->duration_ms) : NULL);
+	add(o, "buffer_bytes", c->has_buffer ? json_object_new_int64(c->buffer_bytes) : NULL);
+	return o;
+}
+
+int sp_print_trace_json_file(FILE *f, const struct sp_tracelog *tl,
+			     const struct sp_trace_config *cfg)
+{
+	json_object *doc = json_object_new_object(), *tr = json_object_new_object();
+	json_object *streams = json_object_new_array(), *samples = json_object_new_array();
+	const char *str;
+	size_t i, k;
+
+	if (!doc || !tr || !streams || !samples) {
+		json_object_put(doc);
+		json_object_put(tr);
+		json_object_put(streams);
+		json_object_put(samples);
+		return -ENOMEM;
+	}
+	add(tr, "id", json_object_new_int64(tl->trace.id));
+	add(tr, "state", json_object_new_string(sp_trace_state_str(tl->trace.state)));
+	add(tr, "start_ns", ju64(tl->trace.start_ns));
+	add(tr, "elapsed_ns", ju64(tl->trace.elapsed_ns));
+	add(tr, "config", cfg ? json_trace_config(cfg) : NULL);
+	add(doc, "trace", tr);
+	for (i = 0; i < tl->n_streams; i++) {
+		const struct sp_tl_stream *st = &tl->streams[i];
+		json_object *o = json_object_new_object(), *tables = json_object_new_array();
+
+		if (!o || !tables) {
+			json_object_put(o);
+			json_object_put(tables);
+			continue;
+		}
+		json_stream_head(o, &st->info);
+		add(o, "period_us", json_object_new_int64(st->info.period_us));
+		for (k = 0; k < st->n_tables; k++) {
+			json_object *t = json_object_new_object(), *names = json_object_new_array();
+			size_t j;
+
+			if (!t || !names) {
+				json_object_put(t);
+				json_object_put(names);
+				continue;
+			}
+			add(t, "version", json_object_new_int64(st->tables[k].version));
+			for (j = 0; j < st->tables[k].n; j++)
+				json_object_array_add(names,
+						      json_object_new_string(st->tables[k].names[j]));
+			add(t, "names", names);
+			json_object_array_add(tables, t);
+		}
+		add(o, "tables", tables);
+		json_object_array_add(streams, o);
+	}
+	add(doc, "streams", streams);
+	for (i = 0; i < tl->n_samples; i++) {
+		const struct sp_tl_sample *s = &tl->samples[i];
+		json_object *o = json_object_new_object(), *v = json_object_new_array();
+
+		if (!o || !v) {
+			json_object_put(o);
+			json_object_put(v);
+			continue;
+		}
+		add(o, "seq", ju64(s->seq));
+		add(o, "stream", json_object_new_int64(s->stream));
+		add(o, "version", json_object_new_int64(s->version));
+		add(o, "ts_ns", ju64(s->ts_ns));
+		add(o, "read_ns", json_object_new_int64(s->read_ns));
+		for (k = 0; k < s->n; k++)
+			json_object_array_add(v, ju64(s->values[k]));
+		add(o, "values", v);
+		json_object_array_add(samples, o);
+	}
+	add(doc, "samples", samples);
+	add(doc, "report", sp_json_trace_report(tl, true));
+	str = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (str)
+		fprintf(f, "%s\n", str);
+	json_object_put(doc);
+	if (!str)
+		return -ENOMEM;
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- watch ----------------------------------------------------------------- */
+
+void sp_print_view_screen(const char *text)
+{
+	/* home, clear to the end of the screen, then the view */
+	fprintf(ofile(), "\033[H\033[J%s", text);
+	fflush(ofile());
+}
+
+void sp_print_view_line(const char *line)
+{
+	fprintf(ofile(), "%s\n", line);
+	fflush(ofile());
+}
+
+static json_object *json_view_port(const struct sp_view_port *p, const char *netdev,
+				   const char *rdma_dev)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	add(o, "name", json_object_new_string(p->name));
+	add(o, "netdev", jstr_or_null(netdev));
+	add(o, "rdma_dev", jstr_or_null(rdma_dev));
+	add(o, "source", json_object_new_string(p->source));
+	add(o, "tx_bits_per_second", jdouble(p->tx_bps, 0));
+	add(o, "rx_bits_per_second", jdouble(p->rx_bps, 0));
+	add(o, "tx_peak_bits_per_second", jdouble(p->tx_peak_bps, 0));
+	add(o, "rx_peak_bits_per_second", jdouble(p->rx_peak_bps, 0));
+	add(o, "link_bits_per_second", p->link_bps > 0 ? jdouble(p->link_bps, 0) : NULL);
+	return o;
+}
+
+int sp_print_watch_json(const struct sp_view *v, const char *const *netdevs,
+			const char *const *rdma_devs, const struct sp_watch_sum *sums,
+			bool summary)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	double tx = 0, rx = 0;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	add(o, "type", json_object_new_string(summary ? "summary" : "sample"));
+	add(o, "elapsed_ns", json_object_new_int64((int64_t)(v->elapsed_s * 1e9)));
+	add(o, "period_ns", json_object_new_int64((int64_t)(v->period_s * 1e9)));
+	for (i = 0; i < v->n_ports; i++) {
+		json_object *p = json_view_port(&v->ports[i], netdevs[i], rdma_devs[i]);
+
+		if (p && summary && sums) {
+			add(p, "tx_mean_bits_per_second", jdouble(sums[i].tx_mean_bps, 0));
+			add(p, "rx_mean_bits_per_second", jdouble(sums[i].rx_mean_bps, 0));
+			add(p, "tx_bytes", ju64(sums[i].tx_bytes));
+			add(p, "rx_bytes", ju64(sums[i].rx_bytes));
+		}
+		json_object_array_add(arr, p);
+		tx += summary && sums ? sums[i].tx_mean_bps : v->ports[i].tx_bps;
+		rx += summary && sums ? sums[i].rx_mean_bps : v->ports[i].rx_bps;
+	}
+	add(o, "ports", arr);
+	add(o, summary ? "full_duplex_mean_bits_per_second" : "full_duplex_bits_per_second",
+	    jdouble(tx + rx, 0));
+	return emit_json(o, false) ? -ENOMEM : sp_print_flush();
+}
+
+int sp_print_watch_summary(const struct sp_view *v, const struct sp_watch_sum *sums)
+{
+	FILE *f = ofile();
+	double tx = 0, rx = 0;
+	size_t i;
+
+	fprintf(f, "watch: %.1f s, rates in Gbit/s (10^9 bit/s)\n", v->elapsed_s);
+	fprintf(f, "%-32s %10s %10s %10s %10s %14s %14s  %s\n", "PORT", "TX_MEAN", "TX_PEAK",
+		"RX_MEAN", "RX_PEAK", "TX_BYTES", "RX_BYTES", "SOURCE");
+	for (i = 0; i < v->n_ports; i++) {
+		const struct sp_view_port *p = &v->ports[i];
+
+		fprintf(f, "%-32s %10.3f %10.3f %10.3f %10.3f %14" PRIu64 " %14" PRIu64 "  %s\n",
+			p->name, sums[i].tx_mean_bps / 1e9, p->tx_peak_bps / 1e9,
+			sums[i].rx_mean_bps / 1e9, p->rx_peak_bps / 1e9, sums[i].tx_bytes,
+			sums[i].rx_bytes, p->source);
+		tx += sums[i].tx_mean_bps;
+		rx += sums[i].rx_mean_bps;
+	}
+	fprintf(f, "full duplex mean: %.3f Gbit/s (TX %.3f + RX %.3f)\n", (tx + rx) / 1e9,
+		tx / 1e9, rx / 1e9);
+	return 0;
 }
 
 /* ---- switch ------------------------------------------------------------- */

@@ -45,7 +45,7 @@ static const char *usage(void)
 	if (len < sizeof(buf))
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
 			" }\n"
-			"       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+			"       OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] | --trace }\n"
 			"\nObjects:\n");
 	for (i = 0; i < ARRAY_SIZE(objects) && len < sizeof(buf); i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-8s %s\n",
@@ -91,6 +91,7 @@ static int run(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "trace", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sp_ctx ctx = { 0 };
@@ -115,6 +116,9 @@ static int run(int argc, char **argv)
 			break;
 		case 'h':
 			help = true;
+			break;
+		case 't':
+			ctx.trace = true;
 			break;
 		default:
 			if (optopt)

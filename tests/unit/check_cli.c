@@ -1246,6 +1246,375 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* ---- counters, trace, watch, trace on ------------------------------------ */
+
+START_TEST(test_counters_text)
+{
+	struct result r;
+
+	/* an RDMA device brings its port's netdev */
+	run(&r, "ok", "counters", "dev", "rxe0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.log, "DEV_GET dump\nCOUNTERS_GET netdev:eth0\nCOUNTERS_GET rdma:rxe0/1\n");
+	ck_assert_str_eq(r.out,
+		"SOURCE   TARGET           COUNTER                           VALUE  UNIT\n"
+		"netdev   eth0             rx_bytes                           1000  bytes\n"
+		"netdev   eth0             tx_bytes                           2000  bytes\n"
+		"netdev   eth0             rx_packets                            5  packets\n"
+		"netdev   eth0             tx_packets                            5  packets\n"
+		"ethtool  eth0             tx_queue_0_bytes                      5  bytes\n"
+		"ethtool  eth0             rx_queue_0_bytes                      0  bytes\n"
+		"ethtool  eth0             rx_queue_0_packets           4294967196  packets\n"
+		"rdma     rxe0/1           sent_pkts                             5  packets\n"
+		"rdma     rxe0/1           rcvd_pkts                             5  packets\n"
+		"rdma     rxe0/1           duplicate_request                     0  events\n");
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_counters_json)
+{
+	json_object *doc, *c;
+	struct result r;
+
+	/* a netdev brings the RDMA port that uses it; globs and nonzero */
+	run(&r, "ok", "-j", "counters", "show", "dev", "eth0", "counters", "*bytes,rdma:*",
+	    "nonzero", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_object_array_length(doc), 3);
+	c = json_object_array_get_idx(doc, 1);
+	ck_assert_str_eq(gets_(c, "source"), "ethtool");
+	ck_assert_int_eq(geti(c, "ifindex"), 2);
+	ck_assert_str_eq(json_object_to_json_string_ext(get(c, "counters"),
+							JSON_C_TO_STRING_PLAIN),
+			 "{\"tx_queue_0_bytes\":5}");
+	c = json_object_array_get_idx(doc, 2);
+	ck_assert_str_eq(gets_(c, "target"), "rxe0");
+	ck_assert_int_eq(geti(c, "port"), 1);
+	ck_assert_str_eq(json_object_to_json_string_ext(get(c, "counters"),
+							JSON_C_TO_STRING_PLAIN),
+			 "{\"sent_pkts\":5,\"rcvd_pkts\":5}");
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_counters_errors)
+{
+	struct result r;
+
+	run(&r, "ok", "counters", "dev", "eth9", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: no such netdev or RDMA device.\n");
+	ck_assert_str_eq(r.out, "");
+	result_free(&r);
+
+	run(&r, "ok", "counters", "dev", "eth0", "counters", "tx_bytes,a b", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert(starts_with(r.err, "Invalid counter glob: 'a b'"));
+	ck_assert_str_eq(r.log, "");
+	result_free(&r);
+
+	run(&r, "ok", "counters", "dev", "eth0", "counters", "tx_bytes,zzz*", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: the counter glob 'zzz*' matches no counter of eth0.\n");
+	ck_assert_str_eq(r.out, "");
+	result_free(&r);
+
+	/* a target that no glob selects anything of is no error (eth0 here) */
+	run(&r, "ok", "counters", "dev", "rxe0", "counters", "rdma:sent*", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.out,
+		"SOURCE   TARGET           COUNTER                  VALUE  UNIT\n"
+		"rdma     rxe0/1           sent_pkts                    5  packets\n");
+	result_free(&r);
+
+	run(&r, "ok", "counters", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert(starts_with(r.err, "Missing 'dev DEV[,DEV...]'"));
+	result_free(&r);
+}
+END_TEST
+
+/* "period" rules: what TRACE_START asks for, or a usage error. */
+static const struct {
+	const char *args[4];
+	int rc;
+	const char *want;
+} period_cases[] = {
+	{ { "period", "200us" }, 0, "netdev_period=200 ethtool_period=1000 rdma_period=1000" },
+	{ { "period", "50ms" }, 0, "netdev_period=50000 ethtool_period=50000 rdma_period=50000" },
+	{ { "period", "200us", "ethtool-period", "5ms" }, 0,
+	  "netdev_period=200 ethtool_period=5000 rdma_period=1000" },
+	{ { "rdma-period", "2ms" }, 0, "netdev_period=-1 ethtool_period=-1 rdma_period=2000" },
+	{ { "ethtool-period", "500us" }, 2, "Invalid ethtool-period: '500us' (1000 us .. 60 s)" },
+	{ { "period", "50us" }, 2, "Invalid period: '50us' (100 us .. 60 s)" },
+	{ { "period", "100.5us" }, 2, "Invalid period: '100.5us' (a duration in whole us" },
+	{ { "period", "2m" }, 2, "Invalid period: '2m' (100 us .. 60 s)" },
+};
+
+START_TEST(test_trace_periods)
+{
+	const char *const *a = period_cases[_i].args;
+	struct result r;
+
+	run(&r, "ok", "trace", "record", "dev", "eth0", "counters", "tx_bytes", a[0], a[1],
+	    a[2], a[3], NULL);
+	ck_assert_int_eq(r.rc, period_cases[_i].rc);
+	if (r.rc)
+		ck_assert_msg(starts_with(r.err, period_cases[_i].want), "%s", r.err);
+	else
+		ck_assert_msg(strstr(r.log, period_cases[_i].want), "%s", r.log);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_trace_record_text)
+{
+	struct result r;
+
+	run(&r, "trace_table", "trace", "record", "dev", "rxe0", "duration", "2", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_str_eq(r.log,
+		"DEV_GET dump\n"
+		"TRACE_START targets=netdev:eth0,rdma:rxe0/1 globs=netdev:*,rdma:*,ethtool:*_phy,"
+		"ethtool:*_bytes,ethtool:*_packets,ethtool:*vport_rdma*,ethtool:*pause*,"
+		"ethtool:*discard*,ethtool:*_marked,ethtool:rx_out_of_buffer,ethtool:outbound_pci* "
+		"netdev_period=-1 ethtool_period=-1 rdma_period=-1 duration=2000 buffer=-1 "
+		"batch=-1\n"
+		"TRACE_SAMPLES id=7 cursor=12\n"
+		"TRACE_GET id=7\n");
+	ck_assert(starts_with(r.out, "Counter trace 7: done after 0.030 s, sampler CPU "
+			      "200000.0 us per 1000 samples\n"
+			      "Counter name tables changed 1 time during the trace"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0                    1000      1000.0"
+				     "      1100.0          4        1          1.500         "
+				     "3.000       1\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nethtool  eth0                   10000     10000.0"
+				     "     10000.0          4        0         20.000        "
+				     "20.000       2\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0             tx_bytes"
+				     "                           2000              7502000"
+				     "          7500000      20.000 Gbit/s      22.222 Gbit/s\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, " rx_queue_0_packets           4294967196"
+				     "                   50              150    5000.0 packet/s"
+				     "    5000.0 packet/s  (wrapped or reset)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, " rx_prio3_pause                        5"
+				     "                    6                1          100.0 1/s"));
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_trace_record_output)
+{
+	char csv[PATH_MAX], js[PATH_MAX], *text;
+	json_object *doc, *o;
+	struct result r;
+
+	path(csv, "trace.csv");
+	path(js, "trace.json");
+	run(&r, "trace_table", "trace", "record", "dev", "eth0", "counters", "ethtool:*",
+	    "output", csv, NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	text = slurp(csv);
+	/* 4 ethtool samples of 3 counters, and rx_prio3_pause in the last 2 */
+	ck_assert_uint_eq(count_lines(text), 1 + 4 * 3 + 2);
+	ck_assert(starts_with(text, "time_ns,seq,stream,source,target,version,counter,value,"
+			      "delta,rate,rate_unit\n"
+			      "0,0,0,ethtool,eth0,1,tx_queue_0_bytes,5,,,bit/s\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n20000000,2,0,ethtool,eth0,2,rx_prio3_pause,5,,,1/s\n"
+				     "20000000,2,0,ethtool,eth0,2,tx_queue_0_bytes,205,100,"
+				     "80000.000,bit/s\n"));
+	ck_assert_ptr_nonnull(strstr(text, ",rx_queue_0_packets,0,50,5000.000,packet/s\n"));
+	free(text);
+	result_free(&r);
+
+	run(&r, "ok", "trace", "record", "dev", "eth0", "counters", "netdev:tx_bytes",
+	    "output", js, NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	text = slurp(js);
+	doc = json_tokener_parse(text);
+	ck_assert_ptr_nonnull(doc);
+	o = get(get(doc, "trace"), "config");
+	ck_assert_str_eq(json_object_to_json_string_ext(get(o, "globs"), JSON_C_TO_STRING_PLAIN),
+			 "[\"netdev:tx_bytes\"]");
+	ck_assert_uint_eq(json_object_array_length(get(doc, "samples")), 4);
+	json_object_put(doc);
+	free(text);
+	result_free(&r);
+
+	run(&r, "ok", "trace", "record", "dev", "eth0", "output", "x.txt", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert(starts_with(r.err, "Invalid output file: 'x.txt' (FILE.csv or FILE.json)"));
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_trace_record_lost)
+{
+	json_object *doc;
+	struct result r;
+
+	/* the second batch never comes: the dump from the first sample missing */
+	run(&r, "trace_lost", "-j", "trace", "record", "dev", "rxe0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "\nTRACE_SAMPLES id=7 cursor=4\n"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(geti(doc, "samples_received"), 12);
+	ck_assert_int_eq(geti(doc, "samples_lost"), 0);
+	ck_assert_str_eq(gets_(doc, "state"), "done");
+	ck_assert_str_eq(gets_(doc, "module_version"), "0.1.0-fake");
+	json_object_put(doc);
+	result_free(&r);
+
+	/* the group overran (ENOBUFS): the dump from the next sample wanted, here the first */
+	run(&r, "trace_enobufs", "-j", "trace", "record", "dev", "rxe0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "\nTRACE_SAMPLES id=7 cursor=0\n"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(geti(doc, "samples_received"), 12);
+	ck_assert_int_eq(geti(doc, "samples_lost"), 0);
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_trace_record_sigint)
+{
+	struct result r;
+
+	run(&r, "trace_sigint", "trace", "record", "dev", "eth0", "counters", "tx_bytes", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "\nTRACE_STOP id=7\nTRACE_SAMPLES id=7 cursor=0\n"
+				     "TRACE_GET id=7\n"));
+	ck_assert(starts_with(r.out, "Counter trace 7: stopped after 0.030 s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0             tx_bytes"));
+	result_free(&r);
+
+	/* the module says no glob selects anything: the glob is named */
+	run(&r, "ok", "trace", "record", "dev", "eth0", "counters", "zzz", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: the counter glob 'zzz' matches no counter of the devices "
+			 "traced.\n");
+	result_free(&r);
+
+	run(&r, "trace_eperm", "trace", "record", "dev", "eth0", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: following a trace needs CAP_NET_ADMIN (run as root).\n");
+	ck_assert_str_eq(r.out, "");
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_trace_show_stop)
+{
+	struct result r;
+
+	run(&r, "trace_list", "trace", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.out,
+		"trace 3: running, 0.030 s, 1 stream, ring 4096 slots, next seq 0\n"
+		"  INDEX SOURCE   TARGET           PERIOD[us] COUNTERS    SAMPLES   MISSED  "
+		"READ_MEAN[us]  READ_MAX[us]\n"
+		"  0     netdev   eth0                   1000        2          4        1"
+		"          1.500         3.000\n");
+	result_free(&r);
+
+	run(&r, "ok", "trace", "stop", "id", "9", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: no trace with this id.\n");
+	ck_assert_str_eq(r.log, "TRACE_STOP id=9\n");
+	result_free(&r);
+
+	run(&r, "ok", "trace", "stop", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_watch_lines)
+{
+	json_object *o;
+	struct result r;
+	char *nl;
+
+	run(&r, "ok", "watch", "dev", "rxe0", "period", "1ms", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "TRACE_START targets=netdev:eth0 globs=ethtool:"
+				     "tx_bytes_phy,ethtool:rx_bytes_phy,netdev:tx_bytes,"
+				     "netdev:rx_bytes netdev_period=1000 ethtool_period=1000 "
+				     "rdma_period=-1 duration=-1 buffer=-1 batch=1\n"));
+	/* not a terminal: plain lines, then the summary; no RDMA in netdev stats but rxe */
+	ck_assert_ptr_nonnull(strstr(r.out, "eth0 (rxe0)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "netdev stats64 tx_bytes/rx_bytes: includes RDMA "
+				     "only for software RoCE"));
+	ck_assert_ptr_null(strstr(r.out, "\033["));
+	ck_assert_ptr_nonnull(strstr(r.out, "\neth0 (rxe0)                          20.000     "
+				     "22.222     10.000     11.111        7500000        3750000"));
+	ck_assert_ptr_nonnull(strstr(r.out, "full duplex mean: 30.000 Gbit/s (TX 20.000 + RX "
+				     "10.000)\n"));
+	result_free(&r);
+
+	run(&r, "ok", "-j", "watch", "dev", "eth0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_uint_eq(count_lines(r.out), 2);
+	nl = strchr(r.out, '\n');
+	o = json_tokener_parse(nl + 1);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(gets_(o, "type"), "summary");
+	o = json_object_array_get_idx(get(o, "ports"), 0);
+	ck_assert_int_eq(geti(o, "tx_bytes"), 7500000);
+	ck_assert_int_eq(geti(o, "link_bits_per_second"), 10000000000LL);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_lat_trace_on)
+{
+	json_object *doc, *t, *st;
+	struct result r;
+
+	run(&r, "ok", "-j", "lat", "run", "peer", "192.168.200.13", "trace", "on", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	/* the trace around the session, on the RDMA device and its netdev, 10 ms */
+	ck_assert(starts_with(r.log, "DEV_GET dump\nTRACE_START targets=netdev:eth0,rdma:rxe0/1 "));
+	ck_assert_ptr_nonnull(strstr(r.log, " netdev_period=10000 ethtool_period=10000 "
+				     "rdma_period=10000 duration=-1 buffer=33554432 batch=-1\n"
+				     "LAT_RUN "));
+	ck_assert_ptr_nonnull(strstr(r.log, "RELEASE id=100\nTRACE_STOP id=7\n"
+				     "TRACE_SAMPLES id=7 cursor=0\nTRACE_GET id=7\n"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	t = get(json_object_array_get_idx(doc, 0), "trace");
+	ck_assert_int_eq(geti(t, "samples_received"), 12);
+	st = json_object_array_get_idx(get(t, "streams"), 0);
+	ck_assert_str_eq(gets_(st, "source"), "netdev");
+	ck_assert_int_eq(geti(st, "period_requested_us"), 10000);
+	ck_assert_int_eq(geti(json_object_array_get_idx(get(st, "counters"), 1), "delta"),
+			 7500000);
+	json_object_put(doc);
+	result_free(&r);
+
+	/* text: a section after the results; --trace does the same for bw */
+	run(&r, "ok", "--trace", "bw", "run", "peer", "192.168.200.13", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "\n\nCounters during the run of the default size: "
+				     "trace 7: stopped after 0.030 s"));
+	result_free(&r);
+
+	run(&r, "ok", "lat", "run", "peer", "192.168.200.13", "trace", "maybe", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert(starts_with(r.err, "Invalid trace: 'maybe' (on or off)"));
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -1281,6 +1650,23 @@ static Suite *cli_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_server);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("trace");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_counters_text);
+	tcase_add_test(tc, test_counters_json);
+	tcase_add_test(tc, test_counters_errors);
+	tcase_add_loop_test(tc, test_trace_periods, 0,
+			    (int)(sizeof(period_cases) / sizeof(period_cases[0])));
+	tcase_add_test(tc, test_trace_record_text);
+	tcase_add_test(tc, test_trace_record_output);
+	tcase_add_test(tc, test_trace_record_lost);
+	tcase_add_test(tc, test_trace_record_sigint);
+	tcase_add_test(tc, test_trace_show_stop);
+	tcase_add_test(tc, test_watch_lines);
+	tcase_add_test(tc, test_lat_trace_on);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bench");

@@ -36,6 +36,25 @@
  *	bw_list		the dump lists sessions 5 (running) and 6 (done) of
  *			another process; 5 can be asked for and stopped
  *	sparse		BW_GET answers ID, STATE and TX_BYTES only
+ *
+ * Devices and counters: DEV_GET lists rxe0 (port 1, 10 Gbit/s, netdev eth0,
+ * ifindex 2); COUNTERS_GET and TRACE_START know the netdev eth0 (netdev
+ * stream rx_bytes, tx_bytes, rx_packets, tx_packets; ethtool stream
+ * tx_queue_0_bytes, rx_queue_0_bytes, rx_queue_0_packets) and rxe0/1 (rdma
+ * stream sent_pkts, rcvd_pkts, duplicate_request), filtered by the globs;
+ * anything else is -ENODEV. A trace (id 7) takes 4 samples per stream at
+ * 10^12 + k x period ns (netdev k = 2 is 100 us late), in sequence order
+ * by time; tx_bytes grows by 2500000, rx_bytes by 1250000 a sample,
+ * rx_queue_0_packets wraps at 2^32. In "ok" the samples go to the "trace"
+ * group at TRACE_START, 4 a batch, then TRACE_END (DONE). And:
+ *	trace_table	the ethtool table becomes version 2 from k = 2 on, with
+ *			rx_prio3_pause first (TRACE_TABLE before the batches)
+ *	trace_lost	the second batch is never multicast
+ *	trace_enobufs	the second batch is never multicast and the "trace"
+ *			socket's next receive fails with ENOBUFS
+ *	trace_sigint	SIGINT at TRACE_START, nothing multicast; TRACE_STOP ends it
+ *	trace_eperm	joining the "trace" group fails with EPERM
+ *	trace_list	TRACE_GET dump lists trace 3 of another process, running
  */
 #include <errno.h>
 #include <signal.h>
@@ -48,6 +67,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/sparkperf.h>
@@ -62,6 +82,7 @@
 #define FAMILY 0x1f
 #define GRP_EVENTS 5
 #define GRP_PROGRESS 6
+#define GRP_TRACE 7
 
 struct dgram {
 	struct dgram *next;
@@ -72,6 +93,7 @@ struct dgram {
 struct fsock {
 	int rfd, wfd;			/* a pipe: readable when a datagram is queued */
 	bool mcast;
+	bool enobufs;			/* the next receive fails with ENOBUFS */
 	struct dgram *head, *tail;
 	uint32_t seq;
 };
@@ -94,6 +116,8 @@ struct session {
 
 static struct fsock *progress_socks[16];
 static int n_progress;
+static struct fsock *trace_socks[16];
+static int n_trace_socks;
 static struct session sessions[128];
 static int n_sessions;
 
@@ -172,6 +196,9 @@ void nl_socket_free(struct nl_sock *sk)
 	for (i = 0; i < n_progress; i++)
 		if (progress_socks[i] == s)
 			progress_socks[i] = NULL;
+	for (i = 0; i < n_trace_socks; i++)
+		if (trace_socks[i] == s)
+			trace_socks[i] = NULL;
 	/* closing the socket releases its sessions */
 	for (i = 0; i < n_sessions; i++)
 		if (sessions[i].owner == s) {
@@ -190,6 +217,14 @@ void nl_socket_free(struct nl_sock *sk)
 	close(s->rfd);
 	close(s->wfd);
 	free(s);
+}
+
+/* rtnetlink is not scripted: the tool does without it */
+int nl_connect(struct nl_sock *sk, int protocol)
+{
+	(void)sk;
+	(void)protocol;
+	return -NLE_FAILURE;
 }
 
 int genl_connect(struct nl_sock *sk)
@@ -243,6 +278,8 @@ int genl_ctrl_resolve_grp(struct nl_sock *sk, const char *family, const char *gr
 		return GRP_EVENTS;
 	if (!strcmp(grp, SPARKPERF_MCGRP_PROGRESS) && !is("noprogress"))
 		return GRP_PROGRESS;
+	if (!strcmp(grp, SPARKPERF_MCGRP_TRACE))
+		return GRP_TRACE;
 	return -NLE_OBJ_NOTFOUND;
 }
 
@@ -252,6 +289,10 @@ int nl_socket_add_membership(struct nl_sock *sk, int group)
 
 	if (group == GRP_PROGRESS && is("eperm"))
 		return -NLE_PERM;
+	if (group == GRP_TRACE && is("trace_eperm"))
+		return -NLE_PERM;
+	if (group == GRP_TRACE && n_trace_socks < 16)
+		trace_socks[n_trace_socks++] = s;
 	s->mcast = true;
 	if (group == GRP_PROGRESS && n_progress < 16)
 		progress_socks[n_progress++] = s;
@@ -286,6 +327,10 @@ int nl_recv(struct nl_sock *sk, struct sockaddr_nl *who, unsigned char **buf,
 	char c;
 
 	(void)creds;
+	if (s->enobufs) {
+		s->enobufs = false;
+		return -NLE_NOMEM;	/* as libnl reports recvmsg()'s ENOBUFS */
+	}
 	if (!d) {
 		if (s->mcast)
 			return -NLE_AGAIN;
@@ -1004,6 +1049,512 @@ static void bw_stop(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
 		send_bw_progress(s, -1);
 }
 
+/* ---- devices, counters and traces ------------------------------------------ */
+
+static void dev_get(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	struct nl_msg *m;
+	struct nlattr *ports, *port;
+	bool dump = !tb[SPARKPERF_A_DEV_NAME];
+
+	logf_("DEV_GET %s\n", dump ? "dump" : (char *)nla_data(tb[SPARKPERF_A_DEV_NAME]));
+	if (!dump && strcmp(nla_data(tb[SPARKPERF_A_DEV_NAME]), "rxe0")) {
+		queue(sk, ack(nlh, -ENODEV, "no RDMA device with this name"));
+		return;
+	}
+	m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_DEV_GET, dump ? NLM_F_MULTI : 0);
+	nla_put_u32(m, SPARKPERF_A_DEV_INDEX, 1);
+	nla_put_string(m, SPARKPERF_A_DEV_NAME, "rxe0");
+	nla_put_s32(m, SPARKPERF_A_DEV_NUMA_NODE, -1);
+	ports = nla_nest_start(m, SPARKPERF_A_DEV_PORTS);
+	port = nla_nest_start(m, SPARKPERF_A_DEV_PORT);
+	nla_put_u32(m, SPARKPERF_A_PORT_NUM, 1);
+	nla_put_u8(m, SPARKPERF_A_PORT_STATE, SPARKPERF_PORT_ACTIVE);
+	nla_put_u8(m, SPARKPERF_A_PORT_LINK_LAYER, SPARKPERF_LINK_LAYER_ETHERNET);
+	nla_put_u32(m, SPARKPERF_A_PORT_RATE, 10000);
+	nla_put_u32(m, SPARKPERF_A_PORT_NETDEV_IFINDEX, 2);
+	nla_put_string(m, SPARKPERF_A_PORT_NETDEV_NAME, "eth0");
+	nla_nest_end(m, port);
+	nla_nest_end(m, ports);
+	queue(sk, m);
+	queue(sk, dump ? done(nlh->nlmsg_seq) : ack(nlh, 0, NULL));
+}
+
+#define FK_STREAMS 3
+#define FK_NAMES 4
+#define FK_K 4
+
+struct fk_stream {
+	int source;
+	const char *target;
+	bool rdma;
+	const char *names[FK_NAMES];	/* the version 1 table */
+	int n;
+	bool keep[FK_NAMES + 1];	/* selected by the globs */
+	int n_keep;
+	uint32_t period_us;
+};
+
+static struct fk_stream fk[FK_STREAMS];
+static int n_fk;
+
+static struct {
+	bool exists, ended;
+	uint32_t id;
+	struct fsock *owner;
+	uint8_t state;
+	int duration;
+	uint32_t buffer, batch;
+} fk_trace;
+
+static const struct fk_stream fk_all[FK_STREAMS] = {
+	{ SPARKPERF_SRC_NETDEV, "eth0", false,
+	  { "rx_bytes", "tx_bytes", "rx_packets", "tx_packets" }, 4, { 0 }, 0, 1000 },
+	{ SPARKPERF_SRC_ETHTOOL, "eth0", false,
+	  { "tx_queue_0_bytes", "rx_queue_0_bytes", "rx_queue_0_packets" }, 3, { 0 }, 0, 10000 },
+	{ SPARKPERF_SRC_RDMA, "rxe0", true,
+	  { "sent_pkts", "rcvd_pkts", "duplicate_request" }, 3, { 0 }, 0, 10000 },
+};
+
+static const char *const src_names[] = { "", "netdev", "ethtool", "rdma" };
+
+static bool glob_ok(struct nlattr *globs, int source, const char *name)
+{
+	struct nlattr *g;
+	int rem;
+
+	if (!globs)
+		return true;
+	nla_for_each_nested(g, globs, rem) {
+		const char *pat = nla_data(g), *colon = strchr(pat, ':');
+
+		if (colon) {
+			if (strncmp(pat, src_names[source], (size_t)(colon - pat)))
+				continue;
+			pat = colon + 1;
+		}
+		if (!fnmatch(pat, name, 0))
+			return true;
+	}
+	return false;
+}
+
+/* The streams of one target, filtered: appended to fk[]; false for an unknown target. */
+static bool fk_select(struct nlattr *target, struct nlattr *globs, char *desc, size_t len)
+{
+	struct nlattr *t[SPARKPERF_A_TARGET_MAX + 1];
+	const char *name;
+	bool rdma;
+	int i, k;
+
+	nla_parse_nested(t, SPARKPERF_A_TARGET_MAX, target, NULL);
+	rdma = t[SPARKPERF_A_TARGET_RDMA_DEV] != NULL;
+	name = nla_data(rdma ? t[SPARKPERF_A_TARGET_RDMA_DEV] : t[SPARKPERF_A_TARGET_NETDEV]);
+	snprintf(desc + strlen(desc), len - strlen(desc), "%s%s:%s%s", desc[0] ? "," : "",
+		 rdma ? "rdma" : "netdev", name,
+		 rdma && t[SPARKPERF_A_TARGET_RDMA_PORT] ? "/1" : "");
+	if (strcmp(name, rdma ? "rxe0" : "eth0"))
+		return false;
+	for (i = 0; i < FK_STREAMS; i++) {
+		struct fk_stream *f;
+
+		if (fk_all[i].rdma != rdma || n_fk == FK_STREAMS)
+			continue;
+		f = &fk[n_fk];
+		*f = fk_all[i];
+		for (k = 0; k < f->n; k++) {
+			f->keep[k] = glob_ok(globs, f->source, f->names[k]);
+			f->n_keep += f->keep[k];
+		}
+		/* the name version 2 adds */
+		f->keep[FK_NAMES] = f->source == SPARKPERF_SRC_ETHTOOL &&
+				    glob_ok(globs, f->source, "rx_prio3_pause");
+		if (f->n_keep)
+			n_fk++;
+	}
+	return true;
+}
+
+static int fk_version(const struct fk_stream *f, int k)
+{
+	return is("trace_table") && f->source == SPARKPERF_SRC_ETHTOOL && k >= 2 ? 2 : 1;
+}
+
+/* The selected names of table version v, and their values at sample k. */
+static int fk_table(const struct fk_stream *f, int v, int k, const char **names,
+		    uint64_t *values)
+{
+	int i, n = 0;
+
+	if (v == 2 && f->keep[FK_NAMES]) {
+		names[n] = "rx_prio3_pause";
+		values[n++] = 3 + (uint64_t)k;
+	}
+	for (i = 0; i < f->n; i++) {
+		uint64_t val;
+
+		if (!f->keep[i])
+			continue;
+		if (!strcmp(f->names[i], "rx_bytes"))
+			val = 1000 + 1250000ULL * (uint64_t)k;
+		else if (!strcmp(f->names[i], "tx_bytes"))
+			val = 2000 + 2500000ULL * (uint64_t)k;
+		else if (!strcmp(f->names[i], "rx_queue_0_packets"))
+			val = (4294967196ULL + 50ULL * (uint64_t)k) & 0xffffffffULL;
+		else if (!strcmp(f->names[i], "rx_queue_0_bytes") ||
+			 !strcmp(f->names[i], "duplicate_request"))
+			val = 0;
+		else
+			val = 5 + 100ULL * (uint64_t)k;
+		names[n] = f->names[i];
+		values[n++] = val;
+	}
+	return n;
+}
+
+static void put_stream(struct nl_msg *m, int idx, int version, bool stats, bool values)
+{
+	const struct fk_stream *f = &fk[idx];
+	struct nlattr *st = nla_nest_start(m, SPARKPERF_A_TRACE_STREAM), *names;
+	const char *nm[FK_NAMES + 1];
+	uint64_t v[FK_NAMES + 1];
+	int n = fk_table(f, version, 0, nm, v), i;
+
+	nla_put_u32(m, SPARKPERF_A_STREAM_INDEX, (uint32_t)idx);
+	nla_put_u8(m, SPARKPERF_A_STREAM_SOURCE, (uint8_t)f->source);
+	nla_put_string(m, SPARKPERF_A_STREAM_TARGET, f->target);
+	if (f->rdma)
+		nla_put_u32(m, SPARKPERF_A_STREAM_PORT, 1);
+	else
+		nla_put_u32(m, SPARKPERF_A_STREAM_IFINDEX, 2);
+	nla_put_u32(m, SPARKPERF_A_STREAM_PERIOD_US, f->period_us);
+	nla_put_u32(m, SPARKPERF_A_STREAM_VERSION, (uint32_t)version);
+	nla_put_u32(m, SPARKPERF_A_STREAM_SLOT_VALUES, 8);
+	names = nla_nest_start(m, SPARKPERF_A_STREAM_NAMES);
+	for (i = 0; i < n; i++)
+		nla_put_string(m, SPARKPERF_A_STREAM_NAME, nm[i]);
+	nla_nest_end(m, names);
+	if (stats) {
+		bool nd = f->source == SPARKPERF_SRC_NETDEV;
+
+		nla_put_u64(m, SPARKPERF_A_STREAM_SAMPLES, fk_trace.ended ? FK_K : 0);
+		nla_put_u64(m, SPARKPERF_A_STREAM_MISSED, nd && fk_trace.ended ? 1 : 0);
+		nla_put_u64(m, SPARKPERF_A_STREAM_READ_NS_SUM, fk_trace.ended ? (nd ? 6000 : 80000) : 0);
+		nla_put_u64(m, SPARKPERF_A_STREAM_READ_NS_MAX, fk_trace.ended ? (nd ? 3000 : 20000) : 0);
+		nla_put_u64(m, SPARKPERF_A_STREAM_LATE_NS_MAX, nd && fk_trace.ended ? 100000 : 0);
+	}
+	if (values) {
+		nla_put(m, SPARKPERF_A_STREAM_VALUES, n * 8, v);
+		nla_put_u64(m, SPARKPERF_A_STREAM_TS_NS, 1000000000000ULL);
+		nla_put_u32(m, SPARKPERF_A_STREAM_READ_NS, 1500);
+	}
+	nla_nest_end(m, st);
+}
+
+static void counters_get(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	char desc[256] = "";
+	struct nl_msg *m;
+	int i;
+
+	n_fk = 0;
+	if (!fk_select(tb[SPARKPERF_A_TRACE_TARGET], tb[SPARKPERF_A_TRACE_GLOBS], desc,
+		       sizeof(desc))) {
+		logf_("COUNTERS_GET %s\n", desc);
+		queue(sk, ack(nlh, -ENODEV, "no such netdev or RDMA device"));
+		return;
+	}
+	logf_("COUNTERS_GET %s\n", desc);
+	if (!n_fk) {
+		queue(sk, ack(nlh, -ENOENT, "the globs select no counter"));
+		return;
+	}
+	for (i = 0; i < n_fk; i++) {
+		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_COUNTERS_GET, NLM_F_MULTI);
+		put_stream(m, i, 1, false, true);
+		queue(sk, m);
+	}
+	queue(sk, ack(nlh, 0, NULL));
+}
+
+/* Sample j (in sequence order) of the trace: its stream and k. */
+struct fk_sample {
+	int stream, k;
+	uint64_t ts;
+};
+
+static struct fk_sample fk_samples[FK_STREAMS * FK_K];
+static int n_fk_samples;
+
+static uint64_t fk_ts(int stream, int k)
+{
+	uint64_t ts = 1000000000000ULL + (uint64_t)k * fk[stream].period_us * 1000;
+
+	if (fk[stream].source == SPARKPERF_SRC_NETDEV && k == 2)
+		ts += 100000;
+	return ts;
+}
+
+static void fk_plan(void)
+{
+	int i, k, j;
+
+	n_fk_samples = 0;
+	for (i = 0; i < n_fk; i++)
+		for (k = 0; k < FK_K; k++) {
+			struct fk_sample s = { i, k, fk_ts(i, k) };
+
+			/* insertion in (ts, stream) order */
+			for (j = n_fk_samples; j > 0 && (fk_samples[j - 1].ts > s.ts ||
+			     (fk_samples[j - 1].ts == s.ts && fk_samples[j - 1].stream > s.stream));
+			     j--)
+				fk_samples[j] = fk_samples[j - 1];
+			fk_samples[j] = s;
+			n_fk_samples++;
+		}
+}
+
+static void put_trace(struct nl_msg *m)
+{
+	struct nlattr *sts;
+	int i;
+
+	nla_put_u32(m, SPARKPERF_A_TRACE_ID, fk_trace.id);
+	nla_put_u8(m, SPARKPERF_A_TRACE_STATE, fk_trace.state);
+	nla_put_u64(m, SPARKPERF_A_TRACE_START_NS, 1000000000000ULL);
+	nla_put_u64(m, SPARKPERF_A_TRACE_ELAPSED_NS, fk_trace.ended ? 30000000 : 0);
+	if (fk_trace.duration)
+		nla_put_u32(m, SPARKPERF_A_TRACE_DURATION_MS, (uint32_t)fk_trace.duration);
+	nla_put_u32(m, SPARKPERF_A_TRACE_BUFFER_BYTES, fk_trace.buffer);
+	nla_put_u32(m, SPARKPERF_A_TRACE_BATCH_MS, fk_trace.batch);
+	nla_put_u64(m, SPARKPERF_A_TRACE_CPU_NS, fk_trace.ended ? 2400000 : 0);
+	nla_put_u32(m, SPARKPERF_A_TRACE_SLOTS, 4096);
+	nla_put_u64(m, SPARKPERF_A_TRACE_SEQ_NEXT, fk_trace.ended ? (uint64_t)n_fk_samples : 0);
+	nla_put_u64(m, SPARKPERF_A_TRACE_SEQ_OLDEST, 0);
+	sts = nla_nest_start(m, SPARKPERF_A_TRACE_STREAMS);
+	for (i = 0; i < n_fk; i++)
+		put_stream(m, i, fk_version(&fk[i], fk_trace.ended ? FK_K - 1 : 0), true, false);
+	nla_nest_end(m, sts);
+}
+
+/* Samples [from, to) of the plan as one TRACE_SAMPLES message. */
+static struct nl_msg *fk_samples_msg(uint32_t seq, int flags, int from, int to)
+{
+	struct nl_msg *m = reply(seq, SPARKPERF_CMD_TRACE_SAMPLES, flags);
+	struct nlattr *ss = NULL, *one;
+	int j;
+
+	nla_put_u32(m, SPARKPERF_A_TRACE_ID, fk_trace.id);
+	if (from < to)
+		ss = nla_nest_start(m, SPARKPERF_A_TRACE_SAMPLES);
+	for (j = from; j < to; j++) {
+		const struct fk_sample *s = &fk_samples[j];
+		const struct fk_stream *f = &fk[s->stream];
+		int v = fk_version(f, s->k), n;
+		const char *nm[FK_NAMES + 1];
+		uint64_t val[FK_NAMES + 1];
+
+		n = fk_table(f, v, s->k, nm, val);
+		one = nla_nest_start(m, SPARKPERF_A_TRACE_SAMPLE);
+		nla_put_u64(m, SPARKPERF_A_SAMPLE_SEQ, (uint64_t)j);
+		nla_put_u32(m, SPARKPERF_A_SAMPLE_STREAM, (uint32_t)s->stream);
+		nla_put_u32(m, SPARKPERF_A_SAMPLE_VERSION, (uint32_t)v);
+		nla_put_u64(m, SPARKPERF_A_SAMPLE_TS_NS, s->ts);
+		nla_put_u32(m, SPARKPERF_A_SAMPLE_READ_NS,
+			    f->source == SPARKPERF_SRC_NETDEV ? (s->k == 3 ? 3000 : 1000) : 20000);
+		nla_put(m, SPARKPERF_A_SAMPLE_VALUES, n * 8, val);
+		nla_nest_end(m, one);
+	}
+	if (ss)
+		nla_nest_end(m, ss);
+	return m;
+}
+
+static void trace_broadcast(struct nl_msg *m)
+{
+	int i;
+
+	for (i = 0; i < n_trace_socks; i++)
+		if (trace_socks[i])
+			queue(trace_socks[i], nlmsg_convert(nlmsg_hdr(m)));
+	nlmsg_free(m);
+}
+
+static void fk_end(void)
+{
+	struct nl_msg *m;
+
+	fk_trace.ended = true;
+	m = reply(0, SPARKPERF_CMD_TRACE_END, 0);
+	put_trace(m);
+	trace_broadcast(m);
+}
+
+static void fk_multicast(void)
+{
+	struct nl_msg *m;
+	struct nlattr *sts;
+	int j, i;
+
+	if (is("trace_table"))
+		for (i = 0; i < n_fk; i++) {
+			if (fk[i].source != SPARKPERF_SRC_ETHTOOL)
+				continue;
+			m = reply(0, SPARKPERF_CMD_TRACE_TABLE, 0);
+			nla_put_u32(m, SPARKPERF_A_TRACE_ID, fk_trace.id);
+			sts = nla_nest_start(m, SPARKPERF_A_TRACE_STREAMS);
+			put_stream(m, i, 2, false, false);
+			nla_nest_end(m, sts);
+			trace_broadcast(m);
+		}
+	for (j = 0; j < n_fk_samples; j += 4) {
+		m = fk_samples_msg(0, 0, j, j + 4 < n_fk_samples ? j + 4 : n_fk_samples);
+		if ((is("trace_lost") || is("trace_enobufs")) && j == 4) {
+			nlmsg_free(m);
+			for (i = 0; is("trace_enobufs") && i < n_trace_socks; i++)
+				if (trace_socks[i])
+					trace_socks[i]->enobufs = true;
+		}
+		else
+			trace_broadcast(m);
+	}
+	fk_trace.state = SPARKPERF_TRACE_STATE_DONE;
+	fk_end();
+}
+
+static void trace_start(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	char desc[256] = "", globs[512] = "";
+	struct nlattr *t;
+	struct nl_msg *m;
+	int rem, i;
+	bool ok = true;
+
+	n_fk = 0;
+	nla_for_each_nested(t, tb[SPARKPERF_A_TRACE_TARGETS], rem)
+		ok = fk_select(t, tb[SPARKPERF_A_TRACE_GLOBS], desc, sizeof(desc)) && ok;
+	if (tb[SPARKPERF_A_TRACE_GLOBS])
+		nla_for_each_nested(t, tb[SPARKPERF_A_TRACE_GLOBS], rem)
+			snprintf(globs + strlen(globs), sizeof(globs) - strlen(globs), "%s%s",
+				 globs[0] ? "," : "", (char *)nla_data(t));
+	logf_("TRACE_START targets=%s globs=%s netdev_period=%d ethtool_period=%d "
+	      "rdma_period=%d duration=%d buffer=%d batch=%d\n", desc, globs[0] ? globs : "-",
+	      u32_or(tb, SPARKPERF_A_TRACE_NETDEV_PERIOD_US, -1),
+	      u32_or(tb, SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US, -1),
+	      u32_or(tb, SPARKPERF_A_TRACE_RDMA_PERIOD_US, -1),
+	      u32_or(tb, SPARKPERF_A_TRACE_DURATION_MS, -1),
+	      u32_or(tb, SPARKPERF_A_TRACE_BUFFER_BYTES, -1),
+	      u32_or(tb, SPARKPERF_A_TRACE_BATCH_MS, -1));
+	if (!ok) {
+		queue(sk, ack(nlh, -ENODEV, "no such netdev or RDMA device"));
+		return;
+	}
+	if (!n_fk) {
+		queue(sk, ack(nlh, -ENOENT, "the globs select no counter"));
+		return;
+	}
+	for (i = 0; i < n_fk; i++) {
+		int a = fk[i].source == SPARKPERF_SRC_NETDEV ? SPARKPERF_A_TRACE_NETDEV_PERIOD_US :
+			fk[i].source == SPARKPERF_SRC_ETHTOOL ? SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US :
+			SPARKPERF_A_TRACE_RDMA_PERIOD_US;
+
+		fk[i].period_us = (uint32_t)u32_or(tb, a, (int)fk[i].period_us);
+	}
+	memset(&fk_trace, 0, sizeof(fk_trace));
+	fk_trace.exists = true;
+	fk_trace.id = 7;
+	fk_trace.owner = sk;
+	fk_trace.state = SPARKPERF_TRACE_STATE_RUNNING;
+	fk_trace.duration = u32_or(tb, SPARKPERF_A_TRACE_DURATION_MS, 0);
+	fk_trace.buffer = (uint32_t)u32_or(tb, SPARKPERF_A_TRACE_BUFFER_BYTES, 8 << 20);
+	fk_trace.batch = (uint32_t)u32_or(tb, SPARKPERF_A_TRACE_BATCH_MS, 20);
+	fk_plan();
+	m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_TRACE_START, 0);
+	put_trace(m);
+	queue(sk, m);
+	queue(sk, ack(nlh, 0, NULL));
+	if (is("trace_sigint")) {
+		raise(SIGINT);	/* blocked now: delivered in the tool's ppoll() */
+		return;
+	}
+	if (n_trace_socks)
+		fk_multicast();
+	else
+		fk_trace.state = SPARKPERF_TRACE_STATE_RUNNING;
+}
+
+static void trace_cmd(struct fsock *sk, struct nlmsghdr *nlh, uint8_t cmd, struct nlattr **tb)
+{
+	uint32_t id = tb[SPARKPERF_A_TRACE_ID] ? nla_get_u32(tb[SPARKPERF_A_TRACE_ID]) : 0;
+	struct nl_msg *m;
+	uint64_t cursor;
+	int j;
+
+	switch (cmd) {
+	case SPARKPERF_CMD_COUNTERS_GET:
+		counters_get(sk, nlh, tb);
+		return;
+	case SPARKPERF_CMD_TRACE_START:
+		trace_start(sk, nlh, tb);
+		return;
+	case SPARKPERF_CMD_TRACE_STOP:
+		logf_("TRACE_STOP id=%u\n", id);
+		if (!fk_trace.exists || id != fk_trace.id) {
+			queue(sk, ack(nlh, -ENOENT, "no trace with this id"));
+			return;
+		}
+		queue(sk, ack(nlh, 0, NULL));
+		if (!fk_trace.ended) {
+			fk_trace.state = SPARKPERF_TRACE_STATE_STOPPED;
+			fk_end();
+		}
+		return;
+	case SPARKPERF_CMD_TRACE_GET:
+		if (!tb[SPARKPERF_A_TRACE_ID]) {
+			logf_("TRACE_GET dump\n");
+			if (is("trace_list")) {
+				struct nl_msg *c = reply(nlh->nlmsg_seq, SPARKPERF_CMD_TRACE_GET,
+							 NLM_F_MULTI);
+				struct nlattr *sts;
+
+				n_fk = 0;
+				fk[n_fk] = fk_all[0];
+				fk[n_fk].keep[0] = fk[n_fk].keep[1] = true;
+				n_fk = 1;
+				fk_trace.id = 3;
+				fk_trace.ended = true;
+				fk_trace.state = SPARKPERF_TRACE_STATE_RUNNING;
+				fk_trace.buffer = 8 << 20;
+				fk_trace.batch = 20;
+				put_trace(c);
+				(void)sts;
+				queue(sk, c);
+			}
+			queue(sk, done(nlh->nlmsg_seq));
+			return;
+		}
+		logf_("TRACE_GET id=%u\n", id);
+		if (!fk_trace.exists || id != fk_trace.id) {
+			queue(sk, ack(nlh, -ENOENT, "no trace with this id"));
+			return;
+		}
+		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_TRACE_GET, 0);
+		put_trace(m);
+		queue(sk, m);
+		queue(sk, ack(nlh, 0, NULL));
+		return;
+	case SPARKPERF_CMD_TRACE_SAMPLES:
+		cursor = tb[SPARKPERF_A_TRACE_CURSOR] ? nla_get_u64(tb[SPARKPERF_A_TRACE_CURSOR]) : 0;
+		logf_("TRACE_SAMPLES id=%u cursor=%llu\n", id, (unsigned long long)cursor);
+		/* in messages of up to 3 samples */
+		for (j = (int)cursor; j < n_fk_samples; j += 3)
+			queue(sk, fk_samples_msg(nlh->nlmsg_seq, NLM_F_MULTI, j,
+						 j + 3 < n_fk_samples ? j + 3 : n_fk_samples));
+		queue(sk, done(nlh->nlmsg_seq));
+		return;
+	}
+}
+
 int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 {
 	struct fsock *s = (struct fsock *)sk;
@@ -1049,6 +1600,24 @@ int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 			bw_get(s, nlh, btb);
 		else
 			bw_stop(s, nlh, btb);
+		break;
+	}
+	case SPARKPERF_CMD_DEV_GET: {
+		struct nlattr *dtb[SPARKPERF_A_DEV_MAX + 1];
+
+		genlmsg_parse(nlh, 0, dtb, SPARKPERF_A_DEV_MAX, NULL);
+		dev_get(s, nlh, dtb);
+		break;
+	}
+	case SPARKPERF_CMD_COUNTERS_GET:
+	case SPARKPERF_CMD_TRACE_START:
+	case SPARKPERF_CMD_TRACE_STOP:
+	case SPARKPERF_CMD_TRACE_GET:
+	case SPARKPERF_CMD_TRACE_SAMPLES: {
+		struct nlattr *ttb[SPARKPERF_A_TRACE_MAX + 1];
+
+		genlmsg_parse(nlh, 0, ttb, SPARKPERF_A_TRACE_MAX, NULL);
+		trace_cmd(s, nlh, ghdr->cmd, ttb);
 		break;
 	}
 	case SPARKPERF_CMD_SERVER_START:

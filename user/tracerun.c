@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "parse.h"
+#include "print.h"
+#include "tracerun.h"
+
+const char *const sp_default_globs[] = {
+	"netdev:*",
+	"rdma:*",
+	"ethtool:*_phy",
+	"ethtool:*_bytes",
+	"ethtool:*_packets",
+	"ethtool:*vport_rdma*",
+	"ethtool:*pause*",
+	"ethtool:*discard*",
+	"ethtool:*_marked",
+	"ethtool:rx_out_of_buffer",
+	"ethtool:outbound_pci*",
+};
+
+const size_t sp_n_default_globs = sizeof(sp_default_globs) / sizeof(sp_default_globs[0]);
+
+/* ---- ports and targets ------------------------------------------------------ */
+
+static bool pair_eq(const struct sp_port_pair *a, const struct sp_port_pair *b)
+{
+	return a->has_netdev == b->has_netdev && a->has_rdma == b->has_rdma &&
+	       (!a->has_netdev || !strcmp(a->netdev, b->netdev)) &&
+	       (!a->has_rdma || (!strcmp(a->rdma, b->rdma) && a->port == b->port));
+}
+
+static int pair_add(struct sp_port_pair *pairs, size_t max, size_t *n,
+		    const struct sp_port_pair *p)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (pair_eq(&pairs[i], p))
+			return 0;
+	if (*n >= max)
+		return -ENOSPC;
+	pairs[(*n)++] = *p;
+	return 0;
+}
+
+static void pair_of_port(const struct sp_dev *d, const struct sp_port *pt,
+			 struct sp_port_pair *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->has_rdma = true;
+	snprintf(p->rdma, sizeof(p->rdma), "%s", d->name);
+	p->port = pt->num;
+	p->rate_mbps = pt->rate_mbps;
+	if (pt->has_netdev && pt->netdev_name[0]) {
+		p->has_netdev = true;
+		snprintf(p->netdev, sizeof(p->netdev), "%s", pt->netdev_name);
+	}
+}
+
+int sp_port_pairs_add(const struct sp_dev_list *devs, const char *name,
+		      struct sp_port_pair *pairs, size_t max, size_t *n)
+{
+	struct sp_port_pair p;
+	bool found = false;
+	size_t i, k;
+	int ret;
+
+	for (i = 0; i < devs->n; i++) {
+		const struct sp_dev *d = &devs->devs[i];
+
+		if (strcmp(d->name, name))
+			continue;
+		for (k = 0; k < d->n_ports; k++) {
+			pair_of_port(d, &d->ports[k], &p);
+			ret = pair_add(pairs, max, n, &p);
+			if (ret)
+				return ret;
+		}
+		if (d->n_ports)
+			return 0;
+		memset(&p, 0, sizeof(p));
+		p.has_rdma = true;
+		p.port = 1;
+		snprintf(p.rdma, sizeof(p.rdma), "%s", d->name);
+		return pair_add(pairs, max, n, &p);
+	}
+	for (i = 0; i < devs->n; i++)
+		for (k = 0; k < devs->devs[i].n_ports; k++) {
+			const struct sp_port *pt = &devs->devs[i].ports[k];
+
+			if (!pt->has_netdev || strcmp(pt->netdev_name, name))
+				continue;
+			pair_of_port(&devs->devs[i], pt, &p);
+			ret = pair_add(pairs, max, n, &p);
+			if (ret)
+				return ret;
+			found = true;
+		}
+	if (found)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.has_netdev = true;
+	snprintf(p.netdev, sizeof(p.netdev), "%s", name);
+	return pair_add(pairs, max, n, &p);
+}
+
+static int target_add(struct sp_trace_target *t, size_t max, size_t *n, bool rdma,
+		      const char *name, uint32_t port)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (t[i].rdma == rdma && !strcmp(t[i].name, name) && t[i].port == port)
+			return 0;
+	if (*n >= max)
+		return -ENOSPC;
+	memset(&t[*n], 0, sizeof(t[*n]));
+	t[*n].rdma = rdma;
+	t[*n].port = port;
+	snprintf(t[*n].name, sizeof(t[*n].name), "%s", name);
+	(*n)++;
+	return 0;
+}
+
+int sp_port_pairs_targets(const struct sp_port_pair *pairs, size_t n,
+			  struct sp_trace_target *targets, size_t max, size_t *n_targets)
+{
+	size_t i;
+	int ret = 0;
+
+	*n_targets = 0;
+	for (i = 0; i < n && !ret; i++) {
+		if (pairs[i].has_netdev)
+			ret = target_add(targets, max, n_targets, false, pairs[i].netdev, 0);
+		if (!ret && pairs[i].has_rdma)
+			ret = target_add(targets, max, n_targets, true, pairs[i].rdma,
+					 pairs[i].port);
+	}
+	return ret;
+}
+
+int sp_port_pairs_resolve(struct sp_nl *nl, const char *object, const char *cmd,
+			  const char *list, struct sp_port_pair *pairs, size_t max, size_t *n)
+{
+	struct sp_dev_list devs;
+	struct sp_list names;
+	int rc = SP_EXIT_OK, ret;
+	size_t i;
+
+	*n = 0;
+	if (sp_parse_list(list, &names))
+		return sp_usage_error(object, "Invalid device list: '%s' (DEV[,DEV...])", list);
+	for (i = 0; i < names.n; i++)
+		if (!sp_dev_name_valid(names.items[i])) {
+			rc = sp_usage_error(object, "Invalid device name: '%s'", names.items[i]);
+			sp_list_free(&names);
+			return rc;
+		}
+	ret = sp_nl_dev_get(nl, NULL, &devs);
+	if (ret) {
+		sp_report_nl_error(stderr, object, cmd, ret, &nl->err);
+		sp_list_free(&names);
+		return SP_EXIT_ERROR;
+	}
+	for (i = 0; i < names.n && !rc; i++)
+		if (sp_port_pairs_add(&devs, names.items[i], pairs, max, n))
+			rc = sp_usage_error(object, "Too many ports: at most %zu", max);
+	sp_dev_list_free(&devs);
+	sp_list_free(&names);
+	return rc;
+}
+
+/* ---- globs ------------------------------------------------------------------ */
+
+/* The source a glob's prefix names (0: any) and its pattern. */
+static const char *glob_split(const char *glob, unsigned int *source)
+{
+	static const struct {
+		const char *prefix;
+		unsigned int source;
+	} prefixes[] = {
+		{ "netdev:", SPARKPERF_SRC_NETDEV },
+		{ "ethtool:", SPARKPERF_SRC_ETHTOOL },
+		{ "rdma:", SPARKPERF_SRC_RDMA },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(glob, prefixes[i].prefix, strlen(prefixes[i].prefix))) {
+			*source = prefixes[i].source;
+			return glob + strlen(prefixes[i].prefix);
+		}
+	*source = 0;
+	return glob;
+}
+
+bool sp_glob_valid(const char *glob)
+{
+	unsigned int source;
+	const char *p = glob_split(glob, &source);
+	bool open = false;
+	size_t len = strlen(p);
+
+	if (!len || len >= SPARKPERF_GLOB_MAX)
+		return false;
+	for (; *p; p++) {
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?![]-",
+			    *p))
+			return false;
+		if (*p == '[')
+			open = true;
+		else if (*p == ']')
+			open = false;
+	}
+	return !open;
+}
+
+bool sp_glob_matches(const char *glob, unsigned int source, const char *name)
+{
+	unsigned int src;
+	const char *pat = glob_split(glob, &src);
+
+	if (src && src != source)
+		return false;
+	return fnmatch(pat, name, 0) == 0;
+}
+
+long sp_glob_unmatched(const struct sp_stream *streams, size_t n, const char *const *globs,
+		       size_t n_globs)
+{
+	size_t g, i, k;
+
+	for (g = 0; g < n_globs; g++) {
+		bool hit = false;
+
+		for (i = 0; i < n && !hit; i++)
+			for (k = 0; k < streams[i].n_names && !hit; k++)
+				hit = sp_glob_matches(globs[g], streams[i].source,
+						      streams[i].names[k]);
+		if (!hit)
+			return (long)g;
+	}
+	return -1;
+}
+
+/* ---- a running trace ---------------------------------------------------------- */
+
+int sp_tracerun_fd(const struct sp_tracerun *r)
+{
+	return sp_nl_trace_fd(&r->nl);
+}
+
+static int add_samples(const struct sp_trace_samples *s, void *arg)
+{
+	struct sp_tracerun *r = arg;
+	size_t i;
+	int ret;
+
+	if (s->id != r->tl.trace.id)
+		return 0;
+	if (s->lost)
+		sp_tl_lost(&r->tl, s->lost);
+	for (i = 0; i < s->n; i++) {
+		/* what LOST counted is skipped, not lost twice */
+		if (s->lost && s->s[i].seq > r->tl.next_seq && i == 0)
+			r->tl.next_seq = s->s[i].seq;
+		ret = sp_tl_add(&r->tl, &s->s[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int catch_up(struct sp_tracerun *r)
+{
+	r->catch_ups++;
+	return sp_nl_trace_samples(&r->nl, r->tl.trace.id, true, r->tl.next_seq, add_samples, r);
+}
+
+static int on_event(const struct sp_trace_event *ev, void *arg)
+{
+	struct sp_tracerun *r = arg;
+	int ret = 0;
+
+	if (ev->id != r->tl.trace.id)
+		return 0;
+	switch (ev->type) {
+	case SP_TRACE_EV_SAMPLES:
+		r->batches++;
+		/* a sample beyond the next one expected: a batch was lost, fetch it */
+		if (ev->samples.n && ev->samples.s[0].seq > r->tl.next_seq && !ev->samples.lost) {
+			ret = catch_up(r);
+			if (ret)
+				return ret;
+		}
+		return add_samples(&ev->samples, r);
+	case SP_TRACE_EV_TABLE:
+		return sp_tl_table(&r->tl, &ev->stream);
+	case SP_TRACE_EV_END:
+		r->ended = true;
+		return sp_tl_update(&r->tl, &ev->trace);
+	}
+	return ret;
+}
+
+struct recv_ctx {
+	struct sp_tracerun *r;
+	int error;
+};
+
+static int on_event_cb(const struct sp_trace_event *ev, void *arg)
+{
+	struct recv_ctx *c = arg;
+	int ret = on_event(ev, c->r);
+
+	if (ret) {
+		c->error = ret;
+		return 1;
+	}
+	return 0;
+}
+
+int sp_tracerun_recv(struct sp_tracerun *r)
+{
+	struct recv_ctx c = { .r = r };
+	int ret;
+
+	if (!r->listen)
+		return 0;
+	ret = sp_nl_trace_recv(&r->nl, on_event_cb, &c);
+	if (c.error)
+		return c.error;
+	if (ret == -ENOBUFS)
+		return catch_up(r);	/* batches were dropped: the dump has them */
+	return ret < 0 ? ret : 0;
+}
+
+int sp_tracerun_start(struct sp_tracerun *r, const char *object, const char *cmd,
+		      const struct sp_trace_config *cfg, const char *const *user_globs,
+		      size_t n_user_globs, bool keep, bool listen)
+{
+	struct sp_trace t;
+	long bad;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->object = object;
+	r->cmd = cmd;
+	ret = sp_nl_open(&r->nl);
+	if (ret)
+		return sp_report_open_error(object, cmd, ret, &r->nl.err);
+	r->open = true;
+	if (listen) {
+		ret = sp_nl_trace_open(&r->nl);
+		if (ret == -EPERM || ret == -EACCES) {
+			sp_err(stderr, "following a trace needs CAP_NET_ADMIN (run as root)");
+			return SP_EXIT_ERROR;
+		}
+		if (ret) {
+			sp_report_nl_error(stderr, object, cmd, ret, &r->nl.err);
+			return SP_EXIT_ERROR;
+		}
+		r->listen = true;
+	}
+	ret = sp_nl_trace_start(&r->nl, cfg, &t);
+	if (ret == -ENOENT && n_user_globs == 1) {
+		sp_err(stderr, "the counter glob '%s' matches no counter of the devices traced",
+		       user_globs[0]);
+		return SP_EXIT_ERROR;
+	}
+	if (ret == -ENOENT && n_user_globs) {
+		sp_err(stderr, "none of the counter globs matches a counter of the devices traced");
+		return SP_EXIT_ERROR;
+	}
+	if (ret) {
+		sp_report_nl_error(stderr, object, cmd, ret, &r->nl.err);
+		return SP_EXIT_ERROR;
+	}
+	r->started = true;
+	ret = sp_tl_init(&r->tl, &t, keep);
+	bad = ret ? -1 : sp_glob_unmatched(t.streams, t.n_streams, user_globs, n_user_globs);
+	sp_trace_free(&t);
+	if (ret) {
+		sp_err(stderr, "%s", strerror(-ret));
+		return SP_EXIT_ERROR;
+	}
+	if (bad >= 0) {
+		sp_nl_trace_stop(&r->nl, r->tl.trace.id);
+		r->ended = true;
+		sp_err(stderr, "the counter glob '%s' matches no counter of the devices traced",
+		       user_globs[bad]);
+		return SP_EXIT_ERROR;
+	}
+	return SP_EXIT_OK;
+}
+
+int sp_tracerun_finish(struct sp_tracerun *r)
+{
+	struct sp_trace t;
+	int ret;
+
+	if (!r->started)
+		return 0;
+	if (!r->ended && !sp_trace_state_final(r->tl.trace.state)) {
+		ret = sp_nl_trace_stop(&r->nl, r->tl.trace.id);
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	/* what the group has not brought yet, straight from the ring */
+	ret = sp_tracerun_recv(r);
+	if (!ret)
+		ret = catch_up(r);
+	if (ret)
+		return ret;
+	ret = sp_nl_trace_get(&r->nl, r->tl.trace.id, &t);
+	if (ret)
+		return ret;
+	ret = sp_tl_update(&r->tl, &t);
+	sp_trace_free(&t);
+	return ret;
+}
+
+void sp_tracerun_close(struct sp_tracerun *r)
+{
+	if (r->open)
+		sp_nl_close(&r->nl);
+	if (r->started)
+		sp_tl_free(&r->tl);
+	r->open = false;
+	r->started = false;
+}
+
+/* ---- trace on ---------------------------------------------------------------- */
+
+int sp_parse_on_off(const char *s, bool *on)
+{
+	if (!strcmp(s, "on"))
+		*on = true;
+	else if (!strcmp(s, "off"))
+		*on = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The RDMA port whose netdev has ifindex, as a pair; false when none. */
+static bool pair_of_ifindex(const struct sp_dev_list *devs, uint32_t ifindex,
+			    struct sp_port_pair *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < devs->n; i++)
+		for (k = 0; k < devs->devs[i].n_ports; k++)
+			if (devs->devs[i].ports[k].has_netdev &&
+			    devs->devs[i].ports[k].netdev_ifindex == ifindex) {
+				pair_of_port(&devs->devs[i], &devs->devs[i].ports[k], p);
+				return true;
+			}
+	return false;
+}
+
+int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const struct sp_addr *peers,
+			size_t n_peers, const char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t n_devs)
+{
+	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX], p;
+	struct sp_trace_config *cfg;
+	struct sp_dev_list list;
+	size_t n = 0, i, k;
+	struct sp_nl nl, rt;
+	int ret, rc;
+
+	memset(r, 0, sizeof(*r));
+	ret = sp_nl_open(&nl);
+	if (ret)
+		return sp_report_open_error(object, "run", ret, &nl.err);
+	ret = sp_nl_dev_get(&nl, NULL, &list);
+	if (ret) {
+		sp_report_nl_error(stderr, object, "run", ret, &nl.err);
+		sp_nl_close(&nl);
+		return SP_EXIT_ERROR;
+	}
+	sp_nl_close(&nl);
+	for (i = 0; i < n_devs; i++)
+		sp_port_pairs_add(&list, devs[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n);
+	if (!n_devs && !sp_rtnl_open(&rt)) {
+		for (i = 0; i < n_peers; i++) {
+			struct sp_route route;
+
+			if (!sp_nl_route_get(&rt, &peers[i], &route) && route.oif &&
+			    pair_of_ifindex(&list, route.oif, &p))
+				pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p);
+		}
+		sp_nl_close(&rt);
+	}
+	/* not told by the route (a local address): every RDMA port */
+	for (i = 0; !n && i < list.n; i++)
+		for (k = 0; k < list.devs[i].n_ports; k++) {
+			pair_of_port(&list.devs[i], &list.devs[i].ports[k], &p);
+			pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p);
+		}
+	sp_dev_list_free(&list);
+	if (!n) {
+		sp_err(stderr, "trace on: no RDMA device to trace");
+		return SP_EXIT_ERROR;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg) {
+		sp_err(stderr, "%s", strerror(ENOMEM));
+		return SP_EXIT_ERROR;
+	}
+	sp_port_pairs_targets(pairs, n, cfg->targets, SPARKPERF_TRACE_TARGETS_MAX,
+			      &cfg->n_targets);
+	for (i = 0; i < sp_n_default_globs; i++)
+		cfg->globs[i] = sp_default_globs[i];
+	cfg->n_globs = sp_n_default_globs;
+	cfg->has_netdev_period = cfg->has_ethtool_period = cfg->has_rdma_period = true;
+	cfg->netdev_period_us = cfg->ethtool_period_us = cfg->rdma_period_us =
+		SP_RUN_TRACE_PERIOD_US;
+	cfg->has_buffer = true;
+	cfg->buffer_bytes = SP_RUN_TRACE_BUFFER;
+	rc = sp_tracerun_start(r, object, "run", cfg, NULL, 0, false, false);
+	free(cfg);
+	return rc;
+}
+
+int sp_run_traces_init(struct sp_run_traces *rt, bool on, size_t max)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->on = on;
+	if (!on)
+		return SP_EXIT_OK;
+	rt->runs = calloc(max, sizeof(*rt->runs));
+	rt->logs = calloc(max, sizeof(*rt->logs));
+	rt->sizes = calloc(max, sizeof(*rt->sizes));
+	if (!rt->runs || !rt->logs || !rt->sizes) {
+		sp_run_traces_free(rt);
+		sp_err(stderr, "%s", strerror(ENOMEM));
+		return SP_EXIT_ERROR;
+	}
+	return SP_EXIT_OK;
+}
+
+int sp_run_traces_begin(struct sp_run_traces *rt, const char *object, uint64_t size,
+			const struct sp_addr *peers, size_t n_peers,
+			const char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t n_devs)
+{
+	int rc;
+
+	if (!rt->on)
+		return SP_EXIT_OK;
+	rc = sp_tracerun_for_run(&rt->runs[rt->n], object, peers, n_peers, devs, n_devs);
+	rt->sizes[rt->n] = size;
+	rt->n++;
+	return rc;
+}
+
+void sp_run_traces_end(struct sp_run_traces *rt, const char *object)
+{
+	struct sp_tracerun *t;
+	int ret;
+
+	if (!rt->on || !rt->n)
+		return;
+	t = &rt->runs[rt->n - 1];
+	if (!t->started)
+		return;
+	ret = sp_tracerun_finish(t);
+	if (ret) {
+		sp_report_nl_error(stderr, object, "run", ret, &t->nl.err);
+		return;
+	}
+	rt->logs[rt->n - 1] = &t->tl;
+}
+
+void sp_run_traces_print(const struct sp_run_traces *rt)
+{
+	char title[64], size[SP_SIZE_STRLEN];
+	size_t i;
+
+	for (i = 0; rt->on && i < rt->n; i++) {
+		if (!rt->logs[i])
+			continue;
+		snprintf(title, sizeof(title), "\nCounters during the run of %s:",
+			 rt->sizes[i] ? sp_fmt_size(rt->sizes[i], size, sizeof(size)) :
+			 "the default size");
+		sp_print_trace_report(rt->logs[i], title, false, NULL);
+	}
+}
+
+void sp_run_traces_free(struct sp_run_traces *rt)
+{
+	size_t i;
+
+	for (i = 0; rt->runs && i < rt->n; i++)
+		sp_tracerun_close(&rt->runs[i]);
+	free(rt->runs);
+	free(rt->logs);
+	free(rt->sizes);
+	memset(rt, 0, sizeof(*rt));
+}
