@@ -46,4 +46,17 @@
 	NL_SET_ERR_MSG(extack, fixed)
 #endif
 
+/*
+ * Since 6.15 some drivers' ethtool ops run under the netdev instance lock
+ * as well as rtnl (netdev_lock_ops()); before, rtnl alone.
+ */
+#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
+#include <net/netdev_lock.h>
+#define sp_netdev_lock_ops(dev) netdev_lock_ops(dev)
+#define sp_netdev_unlock_ops(dev) netdev_unlock_ops(dev)
+#else
+#define sp_netdev_lock_ops(dev) do { } while (0)
+#define sp_netdev_unlock_ops(dev) do { } while (0)
+#endif
+
 #endif /* SP_COMPAT_H */

@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "device.h"
 #include "netlink.h"
+#include "sampler.h"
 
 struct sp_device {
 	struct ib_device *ibdev;
@@ -391,6 +392,17 @@ bool sp_device_lookup(const char *name, int *node)
 	return spdev;
 }
 
+/* Whether @ibdev is in the registry: its remove has not begun. */
+bool sp_device_present(const struct ib_device *ibdev)
+{
+	struct sp_device *spdev;
+
+	mutex_lock(&sp_devices_lock);
+	spdev = xa_load(&sp_devices, ibdev->index);
+	mutex_unlock(&sp_devices_lock);
+	return spdev && spdev->ibdev == ibdev;
+}
+
 u32 sp_device_count(void)
 {
 	struct sp_device *spdev;
@@ -542,6 +554,8 @@ static void sp_remove_one(struct ib_device *ibdev, void *client_data)
 	sp_devices_gen++;
 	mutex_unlock(&sp_devices_lock);
 
+	/* Out of the registry, so no new trace can take it. */
+	sp_trace_device_removed(ibdev);
 	sp_notify(ibdev, SPARKPERF_CMD_DEV_DEL, 0);
 	pr_debug("device %u destroyed\n", ibdev->index);
 	kfree(spdev);

@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "netlink.h"
+#include "sampler.h"
 #include "server.h"
 #include "session.h"
 #include "version.h"
@@ -17,10 +18,15 @@ static int __init sp_mod_init(void)
 {
 	int ret;
 
-	/* The family first: the RDMA client announces devices on it. */
-	ret = sp_genl_init();
+	/* Its notifiers before the family: a trace may start at once. */
+	ret = sp_trace_init();
 	if (ret < 0)
 		return ret;
+
+	/* The family next: the RDMA client announces devices on it. */
+	ret = sp_genl_init();
+	if (ret < 0)
+		goto err_genl;
 
 	ret = sp_device_init();
 	if (ret < 0)
@@ -37,15 +43,19 @@ err_session:
 	sp_device_uninit();
 err_device:
 	sp_genl_uninit();
+err_genl:
+	sp_trace_uninit();
 	return ret;
 }
 
 /*
- * Sessions and servers go first, while the family they report on still
- * exists; each refuses new objects before it tears down the old ones.
+ * Traces, sessions and servers go first, while the family they report on
+ * still exists; each refuses new objects before it tears down the old
+ * ones.
  */
 static void __exit sp_mod_exit(void)
 {
+	sp_trace_uninit();
 	sp_session_uninit();
 	sp_server_uninit();
 	sp_device_uninit();

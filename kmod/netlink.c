@@ -10,7 +10,8 @@
  * connections (server.c). Those never nest with each other. A latency
  * session's results are read under its spinlock, which its thread takes
  * between round trips; a bandwidth session's counters are read without a
- * lock while its workers update them.
+ * lock while its workers update them. Traces have their own registry and
+ * locks (sampler.c).
  * Every limit the contract sets is in the policies below; handlers only
  * check what a policy cannot say.
  */
@@ -22,8 +23,10 @@
 #include <linux/sparkperf.h>
 
 #include "compat.h"
+#include "counters.h"
 #include "device.h"
 #include "netlink.h"
+#include "sampler.h"
 #include "server.h"
 #include "session.h"
 #include "version.h"
@@ -141,15 +144,90 @@ static const struct nla_policy sp_bw_id_policy[SPARKPERF_A_BW_ID + 1] = {
 	[SPARKPERF_A_BW_ID] = { .type = NLA_U32 },
 };
 
+static const struct nla_policy sp_target_policy[SPARKPERF_A_TARGET_MAX + 1] = {
+	[SPARKPERF_A_TARGET_NETDEV] = { .type = NLA_NUL_STRING,
+					.len = IFNAMSIZ - 1 },
+	[SPARKPERF_A_TARGET_RDMA_DEV] = { .type = NLA_NUL_STRING,
+					  .len = SPARKPERF_DEV_NAME_MAX - 1 },
+	[SPARKPERF_A_TARGET_RDMA_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+};
+
+/* Inside TRACE_TARGETS: targets only; how many, the handler checks. */
+static const struct nla_policy sp_targets_policy[SPARKPERF_A_TRACE_TARGET + 1] = {
+	[SPARKPERF_A_TRACE_TARGET] = NLA_POLICY_NESTED(sp_target_policy),
+};
+
+/*
+ * Inside TRACE_GLOBS: a source prefix ("ethtool:" at most) and up to
+ * SPARKPERF_GLOB_MAX - 1 bytes of pattern; the handler checks the rest.
+ */
+static const struct nla_policy sp_globs_policy[SPARKPERF_A_TRACE_GLOB + 1] = {
+	[SPARKPERF_A_TRACE_GLOB] = { .type = NLA_NUL_STRING,
+				     .len = sizeof("ethtool:") - 1 +
+					    SPARKPERF_GLOB_MAX - 1 },
+};
+
+static const struct nla_policy sp_counters_get_policy[SPARKPERF_A_TRACE_GLOB + 1] = {
+	[SPARKPERF_A_TRACE_TARGET] = NLA_POLICY_NESTED(sp_target_policy),
+	[SPARKPERF_A_TRACE_GLOBS] = NLA_POLICY_NESTED(sp_globs_policy),
+};
+
+static struct netlink_range_validation sp_range_netdev_period = {
+	.min = SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN,
+	.max = SPARKPERF_TRACE_PERIOD_US_MAX,
+};
+
+static struct netlink_range_validation sp_range_slow_period = {
+	.min = SPARKPERF_TRACE_SLOW_PERIOD_US_MIN,
+	.max = SPARKPERF_TRACE_PERIOD_US_MAX,
+};
+
+static struct netlink_range_validation sp_range_trace_duration = {
+	.min = 1, .max = SPARKPERF_TRACE_DURATION_MS_MAX,
+};
+
+static struct netlink_range_validation sp_range_buffer = {
+	.min = SPARKPERF_TRACE_BUFFER_MIN, .max = SPARKPERF_TRACE_BUFFER_MAX,
+};
+
+static const struct nla_policy sp_trace_start_policy[SPARKPERF_A_TRACE_BATCH_MS + 1] = {
+	[SPARKPERF_A_TRACE_TARGETS] = NLA_POLICY_NESTED(sp_targets_policy),
+	[SPARKPERF_A_TRACE_GLOBS] = NLA_POLICY_NESTED(sp_globs_policy),
+	[SPARKPERF_A_TRACE_NETDEV_PERIOD_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_netdev_period),
+	[SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_slow_period),
+	[SPARKPERF_A_TRACE_RDMA_PERIOD_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_slow_period),
+	[SPARKPERF_A_TRACE_DURATION_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_trace_duration),
+	[SPARKPERF_A_TRACE_BUFFER_BYTES] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_buffer),
+	[SPARKPERF_A_TRACE_BATCH_MS] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
+};
+
+/* TRACE_STOP and TRACE_GET: a trace id. */
+static const struct nla_policy sp_trace_id_policy[SPARKPERF_A_TRACE_ID + 1] = {
+	[SPARKPERF_A_TRACE_ID] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy sp_trace_samples_policy[SPARKPERF_A_TRACE_CURSOR + 1] = {
+	[SPARKPERF_A_TRACE_ID] = { .type = NLA_U32 },
+	[SPARKPERF_A_TRACE_CURSOR] = { .type = NLA_U64 },
+};
+
 enum sp_mcgrp {
 	SP_MCGRP_EVENTS,
 	SP_MCGRP_PROGRESS,
+	SP_MCGRP_TRACE,
 };
 
 static const struct genl_multicast_group sp_mcgrps[] = {
 	[SP_MCGRP_EVENTS] = { .name = SPARKPERF_MCGRP_EVENTS },
 	[SP_MCGRP_PROGRESS] = { .name = SPARKPERF_MCGRP_PROGRESS,
 				.flags = SP_MCGRP_ADMIN },
+	[SP_MCGRP_TRACE] = { .name = SPARKPERF_MCGRP_TRACE,
+			     .flags = SP_MCGRP_ADMIN },
 };
 
 void *sp_genl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd)
@@ -179,6 +257,17 @@ void sp_genl_send_progress(struct sk_buff *skb)
 {
 	genlmsg_multicast(&sp_genl_family, skb, 0, SP_MCGRP_PROGRESS,
 			  GFP_KERNEL);
+}
+
+bool sp_genl_has_trace_listeners(void)
+{
+	return genl_has_listeners(&sp_genl_family, &init_net, SP_MCGRP_TRACE);
+}
+
+/* Consumes @skb. */
+void sp_genl_send_trace(struct sk_buff *skb)
+{
+	genlmsg_multicast(&sp_genl_family, skb, 0, SP_MCGRP_TRACE, GFP_KERNEL);
 }
 
 /* An address attribute (policy: 4 to 16 bytes) and @port as a sockaddr. */
@@ -328,6 +417,43 @@ static const struct genl_ops sp_genl_ops[] = {
 		.dumpit = sp_session_get_dumpit,
 		.policy = sp_bw_id_policy,
 		.maxattr = ARRAY_SIZE(sp_bw_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_COUNTERS_GET,
+		.doit = sp_counters_get_doit,
+		.policy = sp_counters_get_policy,
+		.maxattr = ARRAY_SIZE(sp_counters_get_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_TRACE_START,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_trace_start_doit,
+		.policy = sp_trace_start_policy,
+		.maxattr = ARRAY_SIZE(sp_trace_start_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_TRACE_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_trace_stop_doit,
+		.policy = sp_trace_id_policy,
+		.maxattr = ARRAY_SIZE(sp_trace_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_TRACE_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = sp_trace_get_doit,
+		.start = sp_trace_get_start,
+		.dumpit = sp_trace_get_dumpit,
+		.policy = sp_trace_id_policy,
+		.maxattr = ARRAY_SIZE(sp_trace_id_policy) - 1,
+	},
+	{
+		.cmd = SPARKPERF_CMD_TRACE_SAMPLES,
+		.flags = GENL_ADMIN_PERM,
+		.start = sp_trace_samples_start,
+		.dumpit = sp_trace_samples_dumpit,
+		.policy = sp_trace_samples_policy,
+		.maxattr = ARRAY_SIZE(sp_trace_samples_policy) - 1,
 	},
 };
 

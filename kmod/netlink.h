@@ -17,6 +17,8 @@ bool sp_genl_has_event_listeners(void);
 void sp_genl_send_event(struct sk_buff *skb);
 bool sp_genl_has_progress_listeners(void);
 void sp_genl_send_progress(struct sk_buff *skb);
+bool sp_genl_has_trace_listeners(void);
+void sp_genl_send_trace(struct sk_buff *skb);
 
 int sp_nla_get_addr(const struct nlattr *attr, u16 port,
 		    struct sockaddr_storage *ss, struct netlink_ext_ack *extack);

@@ -10,7 +10,8 @@ usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [OPTION ...]
                 [ATTR ...] [-- CMD ...]
   CMD: a number or a name (info, dev, server-start, server-stop,
        server-get, lat-run, lat-stop, lat-get, lat-samples, bw-run,
-       bw-stop, bw-get)
+       bw-stop, bw-get, counters-get, trace-start, trace-stop, trace-get,
+       trace-samples, trace-table, trace-end)
   ATTR: TYPE:KIND:VALUE, TYPE a number or an attribute name of the
         command's set (peer, size, ...); KIND one of
         u8 u16 u32 u64 s32 (numbers), str (NUL added), raw (text, no NUL),
@@ -31,6 +32,18 @@ usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [OPTION ...]
   --hold S        after the request, keep the socket open S seconds
   --ready FILE    after the request, write FILE (for scripts that wait)
   --running FILE  while waiting, write FILE once the session has measured
+  --target SPEC   counters-get: the TARGET; trace-start: one more TARGET in
+                  TARGETS. SPEC: comma-separated netdev=NAME, rdma=NAME,
+                  port=N (any combination, even none)
+  --glob GLOB     one more GLOB in GLOBS
+  --watch         join the "trace" group first; "watch" sums up the batches
+                  (samples, contiguous sequence numbers), the name tables
+                  and the TRACE_END of the started trace
+  --wait-trace    after TRACE_START, poll TRACE_GET until the trace is no
+                  longer running (with --stop-after S: TRACE_STOP after S
+                  seconds); its attributes as "result"
+  --trace-samples after that, dump TRACE_SAMPLES (from --cursor N if
+                  given): "samples" sums them up per stream
 
 Several requests separated by "--" are sent one after the other on the same
 socket (so sessions stay alive between them), one JSON line each.
@@ -75,8 +88,13 @@ CMDS = {
     "info": 1, "dev": 2, "server-start": 6, "server-stop": 7,
     "server-get": 8, "lat-run": 9, "lat-stop": 10, "lat-get": 11,
     "lat-samples": 12, "lat-progress": 13, "bw-run": 14, "bw-stop": 15,
-    "bw-get": 16, "bw-progress": 17,
+    "bw-get": 16, "bw-progress": 17, "counters-get": 18, "trace-start": 19,
+    "trace-stop": 20, "trace-get": 21, "trace-samples": 22,
+    "trace-table": 23, "trace-end": 24,
 }
+CMD_COUNTERS_GET, CMD_TRACE_START, CMD_TRACE_STOP = 18, 19, 20
+CMD_TRACE_GET = 21
+CMD_TRACE_SAMPLES, CMD_TRACE_TABLE, CMD_TRACE_END = 22, 23, 24
 CMD_LAT_RUN, CMD_LAT_STOP, CMD_LAT_GET, CMD_LAT_SAMPLES = 9, 10, 11, 12
 CMD_BW_RUN, CMD_BW_STOP, CMD_BW_GET = 14, 15, 16
 LAT_STATES = ["connecting", "running", "done", "stopped", "failed"]
@@ -126,6 +144,37 @@ SESSION_CMDS = {
     CMD_LAT_RUN: (CMD_LAT_STOP, CMD_LAT_GET, LAT_ATTRS),
     CMD_BW_RUN: (CMD_BW_STOP, CMD_BW_GET, BW_ATTRS),
 }
+STREAM_ATTRS = {
+    2: ("index", "u32"), 3: ("source", "u8"), 4: ("target", "str"),
+    5: ("ifindex", "u32"), 6: ("port", "u32"), 7: ("period_us", "u32"),
+    8: ("version", "u32"), 9: ("slot_values", "u32"),
+    10: ("truncated", "flag"), 11: ("names", ("strs",)),
+    13: ("samples", "u64"), 14: ("missed", "u64"),
+    15: ("read_ns_sum", "u64"), 16: ("read_ns_max", "u64"),
+    17: ("late_ns_max", "u64"), 18: ("values", "u64s"),
+    19: ("ts_ns", "u64"), 20: ("read_ns", "u32"),
+}
+SAMPLE_ATTRS = {
+    2: ("seq", "u64"), 3: ("stream", "u32"), 4: ("version", "u32"),
+    5: ("ts_ns", "u64"), 6: ("read_ns", "u32"), 7: ("values", "u64s"),
+}
+TARGET_ATTRS = {1: ("netdev", "str"), 2: ("rdma_dev", "str"),
+                3: ("rdma_port", "u32")}
+TRACE_ATTRS = {
+    2: ("id", "u32"), 3: ("targets", ("list", TARGET_ATTRS)),
+    4: ("target", TARGET_ATTRS), 5: ("globs", ("strs",)), 6: ("glob", "str"),
+    7: ("netdev_period_us", "u32"), 8: ("ethtool_period_us", "u32"),
+    9: ("rdma_period_us", "u32"), 10: ("duration_ms", "u32"),
+    11: ("buffer_bytes", "u32"), 12: ("batch_ms", "u32"),
+    13: ("state", "u8"), 14: ("error", "s32"), 15: ("error_msg", "str"),
+    16: ("start_ns", "u64"), 17: ("elapsed_ns", "u64"), 18: ("slots", "u32"),
+    19: ("seq_next", "u64"), 20: ("seq_oldest", "u64"),
+    21: ("streams", ("list", STREAM_ATTRS)), 22: ("stream", STREAM_ATTRS),
+    23: ("cursor", "u64"), 24: ("lost", "u64"),
+    25: ("samples", ("list", SAMPLE_ATTRS)), 26: ("sample", SAMPLE_ATTRS),
+    27: ("cpu_ns", "u64"),
+}
+TRACE_STATES = ["running", "done", "stopped", "failed"]
 INFO_ATTRS = {1: ("version", "str"), 2: ("kernel", "str"), 3: ("devices", "u32")}
 DEV_ATTRS = {2: ("index", "u32"), 3: ("name", "str")}
 
@@ -139,6 +188,8 @@ def attr_set(cmd):
         return SERVER_ATTRS
     if 14 <= cmd <= 17:
         return BW_ATTRS
+    if 18 <= cmd <= 24:
+        return TRACE_ATTRS
     return LAT_ATTRS
 
 
@@ -172,8 +223,13 @@ def parse_attr_list(data):
 def decode_value(kind, payload):
     if isinstance(kind, dict):
         return decode(kind, payload)
+    if isinstance(kind, tuple) and kind[0] == "strs":
+        return [p.rstrip(b"\0").decode(errors="replace")
+                for _, p in parse_attr_list(payload)]
     if isinstance(kind, tuple):
         return [decode(kind[1], p) for _, p in parse_attr_list(payload)]
+    if kind == "u64s":
+        return list(struct.unpack("%dQ" % (len(payload) // 8), payload))
     fmt = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q", "s32": "i"}
     if kind in fmt:
         return struct.unpack_from(fmt[kind], payload)[0]
@@ -363,12 +419,145 @@ def dump_samples(sock, family, sid):
             "head": pairs[:3]}
 
 
+def encode_target(spec):
+    keys = {"netdev": (1, "str"), "rdma": (2, "str"), "port": (3, "u32")}
+    out = b""
+    for item in filter(None, spec.split(",")):
+        key, value = item.split("=", 1)
+        atype, kind = keys[key]
+        out += nla(atype, value.encode() + b"\0" if kind == "str"
+                   else struct.pack("I", int(value, 0)))
+    return out
+
+
+def trace_get(sock, family, tid):
+    err, tlvs, replies = transact(sock, family, CMD_TRACE_GET, 0,
+                                  nla(2, struct.pack("I", tid)))
+    if err:
+        return error_out(err, tlvs)
+    return decode(TRACE_ATTRS, replies[0][1])
+
+
+def new_watch():
+    return {"batches": 0, "samples": 0, "first_seq": None, "last_seq": None,
+            "contiguous": True, "lost": 0, "tables": [], "end": None,
+            "others": 0}
+
+
+def drain_watch(wsock, tid, watch, timeout=0.0):
+    while wsock and select.select([wsock], [], [], timeout)[0]:
+        data = wsock.recv(1 << 22)
+        while len(data) >= 16:
+            mlen = struct.unpack_from("I", data)[0]
+            body = data[16:mlen]
+            data = data[(mlen + 3) & ~3:]
+            msg = decode(TRACE_ATTRS, body[4:])
+            if msg.get("id") != tid:
+                watch["others"] += 1
+                continue
+            if body[0] == CMD_TRACE_SAMPLES:
+                watch["batches"] += 1
+                watch["lost"] += msg.get("lost", 0)
+                for smp in msg.get("samples", []):
+                    seq = smp["seq"]
+                    if watch["first_seq"] is None:
+                        watch["first_seq"] = seq
+                    elif seq != watch["last_seq"] + 1:
+                        watch["contiguous"] = False
+                    watch["last_seq"] = seq
+                    watch["samples"] += 1
+            elif body[0] == CMD_TRACE_TABLE:
+                for st in msg.get("streams", []):
+                    watch["tables"].append({"stream": st.get("index"),
+                                            "version": st.get("version"),
+                                            "names": len(st.get("names", []))})
+            elif body[0] == CMD_TRACE_END:
+                watch["end"] = msg
+        timeout = 0.0
+
+
+def wait_trace(sock, family, tid, opts, wsock, watch):
+    start = time.monotonic()
+    stopped = False
+    while True:
+        drain_watch(wsock, tid, watch)
+        res = trace_get(sock, family, tid)
+        if res.get("errno") or res.get("state", 0) != 0:
+            return res
+        now = time.monotonic() - start
+        if opts["stop_after"] is not None and not stopped and \
+                now >= opts["stop_after"]:
+            err, tlvs, _ = transact(sock, family, CMD_TRACE_STOP, 0,
+                                    nla(2, struct.pack("I", tid)))
+            stopped = True
+            if err:
+                return {"stop": error_out(err, tlvs)}
+            continue
+        if now > opts["timeout"]:
+            return {"timeout": True, "last": res}
+        if opts["ready"]:
+            with open(opts["ready"], "w", encoding="utf-8"):
+                pass
+            opts["ready"] = None
+        time.sleep(0.2)
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if values else None
+
+
+def dump_trace_samples(sock, family, tid, cursor):
+    payload = nla(2, struct.pack("I", tid))
+    if cursor is not None:
+        payload += nla(23, struct.pack("Q", cursor))
+    err, tlvs, replies = transact(sock, family, CMD_TRACE_SAMPLES,
+                                  NLM_F_DUMP, payload)
+    if err:
+        return error_out(err, tlvs)
+    out = {"messages": len(replies), "count": 0, "lost": 0,
+           "first_seq": None, "last_seq": None, "contiguous": True,
+           "streams": {}}
+    ts = {}
+    for _, body in replies:
+        msg = decode(TRACE_ATTRS, body)
+        out["lost"] += msg.get("lost", 0)
+        for smp in msg.get("samples", []):
+            seq = smp["seq"]
+            if out["first_seq"] is None:
+                out["first_seq"] = seq
+            elif seq != out["last_seq"] + 1:
+                out["contiguous"] = False
+            out["last_seq"] = seq
+            out["count"] += 1
+            st = out["streams"].setdefault(str(smp["stream"]), {
+                "count": 0, "increasing": True, "versions": [],
+                "values_min": None, "values_max": 0})
+            st["count"] += 1
+            if smp["version"] not in st["versions"]:
+                st["versions"].append(smp["version"])
+            n = len(smp.get("values", []))
+            st["values_min"] = n if st["values_min"] is None else \
+                min(st["values_min"], n)
+            st["values_max"] = max(st["values_max"], n)
+            prev = ts.setdefault(smp["stream"], [])
+            if prev and smp["ts_ns"] <= prev[-1]:
+                st["increasing"] = False
+            prev.append(smp["ts_ns"])
+    for sid, values in ts.items():
+        out["streams"][str(sid)]["median_period_ns"] = median(
+            [b - a for a, b in zip(values, values[1:])])
+    return out
+
+
 def run_one(sock, family, groups, argv):
     cmd = CMDS.get(argv[0]) or int(argv[0], 0)
     flags, reserved, version, attrs = 0, 0, 1, b""
     opts = {"decode": False, "wait": False, "timeout": 120.0,
             "stop_after": None, "samples": False, "progress": False,
-            "hold": 0.0, "ready": None, "running": None}
+            "hold": 0.0, "ready": None, "running": None, "watch": False,
+            "wait_trace": False, "trace_samples": False, "cursor": None}
+    targets, globs = [], []
     args = argv[1:]
     while args:
         arg = args.pop(0)
@@ -382,14 +571,34 @@ def run_one(sock, family, groups, argv):
                 version = value
         elif arg == "--dump":
             flags |= NLM_F_DUMP
-        elif arg in ("--decode", "--wait", "--samples", "--progress"):
-            opts[arg[2:]] = True
+        elif arg in ("--decode", "--wait", "--samples", "--progress",
+                     "--watch", "--wait-trace", "--trace-samples"):
+            opts[arg[2:].replace("-", "_")] = True
+        elif arg == "--cursor":
+            opts["cursor"] = int(args.pop(0), 0)
+        elif arg == "--target":
+            targets.append(encode_target(args.pop(0)))
+        elif arg == "--glob":
+            globs.append(nla(6, args.pop(0).encode() + b"\0"))
         elif arg in ("--timeout", "--stop-after", "--hold"):
             opts[arg[2:].replace("-", "_")] = float(args.pop(0))
         elif arg in ("--ready", "--running"):
             opts[arg[2:]] = args.pop(0)
         else:
             attrs += encode_attr(cmd, arg)
+
+    if cmd == CMD_COUNTERS_GET and targets:
+        attrs += nla(4 | 0x8000, targets[0])
+    elif targets:
+        attrs += nla(3 | 0x8000, b"".join(nla(4 | 0x8000, t)
+                                          for t in targets))
+    if globs:
+        attrs += nla(5 | 0x8000, b"".join(globs))
+    wsock, watch = None, new_watch()
+    if opts["watch"]:
+        wsock = open_socket()
+        wsock.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+                         groups["trace"])
 
     psock, progress = None, {}
     if opts["progress"]:
@@ -399,7 +608,7 @@ def run_one(sock, family, groups, argv):
 
     err, tlvs, replies = transact(sock, family, cmd, flags, attrs,
                                   version, reserved)
-    if opts["ready"]:
+    if opts["ready"] and not opts["wait_trace"]:
         with open(opts["ready"], "w", encoding="utf-8"):
             pass
     if err:
@@ -416,8 +625,24 @@ def run_one(sock, family, groups, argv):
                                              psock, progress)
             if opts["samples"]:
                 out["samples"] = dump_samples(sock, family, sid)
+        if cmd == CMD_TRACE_START and replies:
+            tid = decode(TRACE_ATTRS, replies[0][1])["id"]
+            out["id"] = tid
+            if opts["wait_trace"]:
+                out["result"] = wait_trace(sock, family, tid, opts, wsock,
+                                           watch)
+            if opts["trace_samples"]:
+                out["samples"] = dump_trace_samples(sock, family, tid,
+                                                    opts["cursor"])
+            if wsock:
+                end = time.monotonic() + 5
+                while watch["end"] is None and time.monotonic() < end:
+                    drain_watch(wsock, tid, watch, 0.2)
+                out["watch"] = watch
     if opts["hold"]:
         time.sleep(opts["hold"])
+    if wsock:
+        wsock.close()
     if psock:
         time.sleep(0.2)
         drain_progress(psock, progress)

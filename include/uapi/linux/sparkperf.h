@@ -23,7 +23,8 @@
  * SPARKPERF_CMD_LAT_SAMPLES without its id: only the errno.)
  *
  * Permissions: listing (SPARKPERF_CMD_INFO_GET, SPARKPERF_CMD_DEV_GET), one
- * read of a device's counters (SPARKPERF_CMD_COUNTERS_GET) and listening to the "events" multicast group are unprivileged, like
+ * read of a device's counters (SPARKPERF_CMD_COUNTERS_GET) and listening to
+ * the "events" multicast group are unprivileged, like
  * "ibv_devinfo" or "rdma dev". Every command that creates, starts, stops or
  * allocates anything requires CAP_NET_ADMIN (GENL_ADMIN_PERM) and fails with
  * -EPERM otherwise.
@@ -515,8 +516,10 @@
  *
  * Errors: -ENODEV (and the target named) for an unknown device; -ENOENT
  * when the globs select no counter at all; -E2BIG when a stream selects
- * more than SPARKPERF_TRACE_COUNTERS_MAX names or the ring would hold fewer
- * than 64 slots; -ENOSPC beyond SPARKPERF_TRACES_MAX traces.
+ * more than SPARKPERF_TRACE_COUNTERS_MAX names, the ring would hold fewer
+ * than 64 slots, or the name tables (at SPARKPERF_A_STREAM_SLOT_VALUES names
+ * each) would not fit one SPARKPERF_A_TRACE_STREAMS attribute (64 KiB);
+ * -ENOSPC beyond SPARKPERF_TRACES_MAX traces.
  *
  * A trace belongs to the netlink socket that started it and is destroyed
  * when that socket closes; until then an ended trace stays readable.
