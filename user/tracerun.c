@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <net/if.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,22 @@ int sp_port_pairs_targets(const struct sp_port_pair *pairs, size_t n,
 	return ret;
 }
 
+/* An RDMA device, or the netdev of one of their ports. */
+static bool known_dev(const struct sp_dev_list *devs, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < devs->n; i++) {
+		if (!strcmp(devs->devs[i].name, name))
+			return true;
+		for (k = 0; k < devs->devs[i].n_ports; k++)
+			if (devs->devs[i].ports[k].has_netdev &&
+			    !strcmp(devs->devs[i].ports[k].netdev_name, name))
+				return true;
+	}
+	return false;
+}
+
 int sp_port_pairs_resolve(struct sp_nl *nl, const char *object, const char *cmd,
 			  const char *list, struct sp_port_pair *pairs, size_t max, size_t *n)
 {
@@ -168,9 +185,14 @@ int sp_port_pairs_resolve(struct sp_nl *nl, const char *object, const char *cmd,
 		sp_list_free(&names);
 		return SP_EXIT_ERROR;
 	}
-	for (i = 0; i < names.n && !rc; i++)
-		if (sp_port_pairs_add(&devs, names.items[i], pairs, max, n))
+	for (i = 0; i < names.n && !rc; i++) {
+		if (!known_dev(&devs, names.items[i]) && !if_nametoindex(names.items[i])) {
+			sp_err(stderr, "no RDMA device or netdev named '%s'", names.items[i]);
+			rc = SP_EXIT_ERROR;
+		} else if (sp_port_pairs_add(&devs, names.items[i], pairs, max, n)) {
 			rc = sp_usage_error(object, "Too many ports: at most %zu", max);
+		}
+	}
 	sp_dev_list_free(&devs);
 	sp_list_free(&names);
 	return rc;

@@ -1308,7 +1308,7 @@ START_TEST(test_counters_errors)
 
 	run(&r, "ok", "counters", "dev", "eth9", NULL);
 	ck_assert_int_eq(r.rc, 1);
-	ck_assert_str_eq(r.err, "Error: no such netdev or RDMA device.\n");
+	ck_assert_str_eq(r.err, "Error: no RDMA device or netdev named 'eth9'.\n");
 	ck_assert_str_eq(r.out, "");
 	result_free(&r);
 
