@@ -131,6 +131,24 @@ sp_wait_for() {
 	done
 }
 
+# Per RoCE v2 data packet on the wire (without FCS): Ethernet 14, IPv4 20,
+# UDP 8, BTH 12, ICRC 4; the first packet of a WRITE adds a RETH (16), READ
+# responses an AETH (4). The RoCE path MTU of a 9000-byte netdev is 4096.
+SP_ROCE_HDR_MIN=58
+SP_ROCE_HDR_MAX=78
+SP_ROCE_PMTU=4096
+
+# sp_roce_bytes_ok MOVED PAYLOAD PKTS EXTRA: whether MOVED bytes on the
+# netdev carried PAYLOAD bytes in PKTS data packets: at least the payload
+# plus minimal headers; at most plus maximal headers, a full packet for
+# each of EXTRA packets soft-RoCE counted beyond PKTS (retransmissions),
+# and 64 KiB of other traffic (connection set-up, ACKs, ARP).
+sp_roce_bytes_ok() {
+	[ "$1" -ge $(($2 + $3 * SP_ROCE_HDR_MIN)) ] &&
+	[ "$1" -le $(($2 + $3 * SP_ROCE_HDR_MAX + \
+		$4 * (SP_ROCE_PMTU + SP_ROCE_HDR_MAX) + 65536)) ]
+}
+
 sp_is_pair() { [ "${SP_VM_ROLE:-single}" != single ]; }
 sp_is_a() { [ "${SP_VM_ROLE:-}" = a ]; }
 sp_is_b() { [ "${SP_VM_ROLE:-}" = b ]; }

@@ -14,21 +14,11 @@ tmp=$(mktemp -d)
 
 stat() { cat "/sys/class/net/$1/statistics/$2"; }
 
-# Per RoCE v2 data packet on the wire (without FCS): Ethernet 14, IPv4 20,
-# UDP 8, BTH 12, ICRC 4; the first packet of a WRITE adds a RETH (16), READ
-# responses an AETH (4). The RoCE path MTU of a 9000-byte netdev is 4096.
-HDR_MIN=58
-HDR_MAX=78
-PMTU=4096
-
 rxe_pkts() { rdma -j statistic show link "$SP_VM_RDMA_DEV/1" | jq ".[0].$1"; }
 
 # pair_run OP SIZE QPS ITERS: exact counts, and the netdev bytes in the data
-# direction (spark1's TX for write and send, its RX for read) between the
-# payload plus minimal headers and the payload plus maximal headers, plus
-# a full packet for each packet soft-RoCE counted beyond the minimum
-# (retransmissions), plus 64 KiB of other traffic (connection set-up, ACKs
-# of the other way, ARP).
+# direction (spark1's TX for write and send, its RX for read) that carry
+# the payload (sp_roce_bytes_ok).
 pair_run() {
 	local op=$1 size=$2 qps=$3 iters=$4 j=$tmp/$1.$2.$3.json ctr=tx_bytes
 	local pctr=sent_pkts before after pbefore pafter moved pkts extra payload
@@ -39,7 +29,7 @@ pair_run() {
 	after=$(stat eth0 "$ctr") pafter=$(rxe_pkts "$pctr")
 	moved=$((after - before))
 	payload=$((qps * iters * size))
-	pkts=$((qps * iters * ((size + PMTU - 1) / PMTU)))
+	pkts=$((qps * iters * ((size + SP_ROCE_PMTU - 1) / SP_ROCE_PMTU)))
 	extra=$((pafter - pbefore - pkts))
 	[ "$extra" -ge 0 ] || extra=0
 	jq -c '.[0].sessions[0] | {state, dev, tx_bytes, gbit_per_s}' "$j"
@@ -49,8 +39,7 @@ pair_run() {
 		--argjson b "$payload" '.[0].sessions[0] |
 		.state == "done" and .dev == $d and .tx_msgs == $n and
 		.tx_bytes == $b' "$j" >/dev/null &&
-	[ "$moved" -ge $((payload + pkts * HDR_MIN)) ] &&
-	[ "$moved" -le $((payload + pkts * HDR_MAX + extra * (PMTU + HDR_MAX) + 65536)) ]
+	sp_roce_bytes_ok "$moved" "$payload" "$pkts" "$extra"
 }
 
 bidir_pair() {
