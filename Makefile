@@ -72,7 +72,7 @@ vm-check: vm-kmod user
 
 # Benchmarks (not tests): sparkperf against the reference tools in one VM,
 # interleaved rounds, medians and ratios.
-BENCH ?= lat bw
+BENCH ?= lat bw trace
 bench: deps
 	$(MAKE) vm-kmod user
 	scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'

@@ -32,12 +32,14 @@
 
 static const char watch_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] watch dev DEV[,DEV...] [ period TIME ]\n"
-	"               [ duration TIME ]\n"
+	"               [ duration TIME ] [ scale { link | peak } ]\n"
 	"       sparkperf-ctl watch help\n"
 	"where  OPTIONS := { -j[son] }\n"
 	"       DEV := a netdev or an RDMA device (its port's netdev); one row each\n"
 	"       TIME := period: sampling and refresh, 1ms..60s, default 100ms;\n"
 	"               duration: until Ctrl-C without it\n"
+	"       scale: full scale of the bars, the port's link rate (default, where\n"
+	"              known) or the highest peak seen\n"
 	"Rates in Gbit/s (10^9 bit/s) from tx_bytes_phy/rx_bytes_phy (ethtool) when the\n"
 	"netdev has them, else from netdev stats64 tx_bytes/rx_bytes.\n"
 	"On a terminal the view is redrawn each period; otherwise one line per port\n"
@@ -96,8 +98,7 @@ static void choose_sources(struct wport *ps, size_t n, const struct sp_tracelog 
 		if (p->stream < 0) {
 			p->stream = byte_stream(tl, p->netdev, SPARKPERF_SRC_NETDEV, "tx_bytes",
 						"rx_bytes");
-			p->source = "netdev stats64 tx_bytes/rx_bytes: includes RDMA only for "
-				    "software RoCE";
+			p->source = "netdev stats64 tx_bytes/rx_bytes (RDMA only if soft-RoCE)";
 		}
 		p->v.name = p->name;
 		p->v.source = p->source;
@@ -242,12 +243,13 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX];
 	struct sp_trace_config cfg = { 0 };
-	const char *dev = NULL, *period = NULL;
+	const char *dev = NULL, *period = NULL, *scale = "link";
 	struct sp_kv kv[] = {
 		{ .key = "dev", .what = "device list", .type = SP_KV_STRING, .dst = &dev },
 		{ .key = "period", .type = SP_KV_STRING, .dst = &period },
 		{ .key = "duration", .type = SP_KV_DURATION_MS, .min = 1,
 		  .max = SPARKPERF_TRACE_DURATION_MS_MAX, .dst = &cfg.duration_ms },
+		{ .key = "scale", .type = SP_KV_STRING, .dst = &scale },
 	};
 	struct watch w = { 0 };
 	uint32_t period_us = WATCH_PERIOD_US_DEFAULT;
@@ -264,6 +266,8 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 		return sp_usage_error("watch", "%s", err);
 	if (!dev)
 		return sp_usage_error("watch", "Missing 'dev DEV[,DEV...]'");
+	if (strcmp(scale, "link") && strcmp(scale, "peak"))
+		return sp_usage_error("watch", "Invalid scale: '%s' (link or peak)", scale);
 	if (period) {
 		ret = sp_parse_duration(period, 1000000, 60000000000ULL, &ns);
 		if (ret || ns % 1000)
@@ -321,12 +325,14 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 			snprintf(p->name, sizeof(p->name), "%s (%s)", p->netdev, p->rdma);
 		else
 			snprintf(p->name, sizeof(p->name), "%s", p->netdev);
-		p->v.link_bps = pairs[i].rate_mbps * 1e6;
+		if (!strcmp(scale, "link"))
+			p->v.link_bps = pairs[i].rate_mbps * 1e6;
 		w.netdevs[w.n] = p->netdev;
 		w.rdmas[w.n] = p->rdma;
 		w.n++;
 	}
-	link_speeds(&w);
+	if (!strcmp(scale, "link"))
+		link_speeds(&w);
 	if (!w.n) {
 		sp_err(stderr, "no netdev to watch in '%s'", dev);
 		rc = SP_EXIT_ERROR;

@@ -1552,8 +1552,8 @@ START_TEST(test_watch_lines)
 				     "rdma_period=-1 duration=-1 buffer=-1 batch=1\n"));
 	/* not a terminal: plain lines, then the summary; no RDMA in netdev stats but rxe */
 	ck_assert_ptr_nonnull(strstr(r.out, "eth0 (rxe0)"));
-	ck_assert_ptr_nonnull(strstr(r.out, "netdev stats64 tx_bytes/rx_bytes: includes RDMA "
-				     "only for software RoCE"));
+	ck_assert_ptr_nonnull(strstr(r.out, "netdev stats64 tx_bytes/rx_bytes (RDMA only if "
+				     "soft-RoCE)"));
 	ck_assert_ptr_null(strstr(r.out, "\033["));
 	ck_assert_ptr_nonnull(strstr(r.out, "\neth0 (rxe0)                          20.000     "
 				     "22.222     10.000     11.111        7500000        3750000"));
@@ -1571,6 +1571,22 @@ START_TEST(test_watch_lines)
 	o = json_object_array_get_idx(get(o, "ports"), 0);
 	ck_assert_int_eq(geti(o, "tx_bytes"), 7500000);
 	ck_assert_int_eq(geti(o, "link_bits_per_second"), 10000000000LL);
+	result_free(&r);
+
+	/* scale peak: no link rate, the bars follow the peak */
+	run(&r, "ok", "-j", "watch", "dev", "eth0", "scale", "peak", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	o = json_tokener_parse(strchr(r.out, '\n') + 1);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_is_type(get(json_object_array_get_idx(get(o, "ports"), 0),
+					  "link_bits_per_second"), json_type_null));
+	json_object_put(o);
+	result_free(&r);
+
+	run(&r, "ok", "watch", "dev", "eth0", "scale", "auto", NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert(starts_with(r.err, "Invalid scale: 'auto' (link or peak)"));
+	ck_assert_str_eq(r.log, "");
 	result_free(&r);
 }
 END_TEST
