@@ -75,6 +75,7 @@ struct sp_stream {
 	u64 read_ns_sum;
 	u64 read_ns_max;
 	u64 late_ns_max;
+	bool closed;			/* the closing read is taken */
 };
 
 const char *sp_source_str(u8 source);

@@ -4,8 +4,9 @@
  * allocates the ring and starts the trace's kernel thread, which reads
  * each stream on its own grid of absolute CLOCK_MONOTONIC deadlines,
  * writes one ring slot per read and multicasts what it wrote every
- * BATCH_MS. A trace belongs to the netlink socket that started it and is
- * destroyed when that socket closes (NETLINK_URELEASE) or at rmmod; the
+ * BATCH_MS; stopped or at its end, it reads every stream once more. A
+ * trace belongs to the netlink socket that started it and is destroyed
+ * when that socket closes (NETLINK_URELEASE) or at rmmod; the
  * unregistration of a traced netdev and the removal of a traced RDMA
  * device end it.
  *
@@ -60,6 +61,7 @@
 
 enum {
 	SP_TRACE_STOP,			/* stopped or failed: end the loop */
+	SP_TRACE_CLOSE,			/* by TRACE_STOP: close with a read */
 };
 
 struct sp_slot {
@@ -96,6 +98,7 @@ struct sp_trace {
 	size_t slot_size;
 	size_t sample_size;		/* of one sample in a message */
 	u64 batch_next;			/* the thread's: next to multicast */
+	u64 end_ns;			/* the thread's: reads from here close */
 
 	struct mutex rdma_lock;		/* the targets' ibdev and hw */
 	spinlock_t lock;		/* what follows, streams, ring, dev */
@@ -444,7 +447,10 @@ static void sp_trace_batch(struct sp_trace *t)
  * Under t->lock, the values in the slot at the head: completes the slot
  * and the stream's bookkeeping. The read serves the last grid point at
  * or before its start; the ones before that, back to the deadline that
- * was due, passed whole without a read: missed.
+ * was due, passed whole without a read: missed. A read that starts at or
+ * after the trace's end is the stream's closing read, outside the grid:
+ * grid points after the end do not exist, so it serves none and misses
+ * none (the thread counts those left before the end).
  */
 static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
 			    struct sp_slot *slot, u64 ts, u64 dur)
@@ -460,15 +466,19 @@ static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
 	t->head++;
 	t->last_ns = ts;
 	t->cpu_ns = current->se.sum_exec_runtime;
+	st->samples++;
+	st->read_ns_sum += dur;
+	st->read_ns_max = max(st->read_ns_max, dur);
+	if (ts >= t->end_ns) {
+		st->closed = true;
+		return;
+	}
 
 	if (ts > st->next_ns)
 		missed = div64_u64(ts - st->next_ns, period);
 	served = st->next_ns + missed * period;
 	st->missed += missed;
-	st->samples++;
 	st->late_ns_max = max(st->late_ns_max, ts - served);
-	st->read_ns_sum += dur;
-	st->read_ns_max = max(st->read_ns_max, dur);
 	st->next_ns = served + period;
 }
 
@@ -604,7 +614,7 @@ static int sp_trace_thread(void *arg)
 {
 	u64 now, end, wake, next_batch, batch_ns;
 	struct sp_trace *t = arg;
-	bool stopped = false;
+	bool stopped = false, closing;
 	unsigned int i;
 	ktime_t expires;
 	int ret = 0;
@@ -624,6 +634,7 @@ static int sp_trace_thread(void *arg)
 			       U64_MAX;
 	spin_lock(&t->lock);
 	t->start_ns = now;
+	t->end_ns = end;
 	for (i = 0; i < t->nstreams; i++)
 		t->streams[i].next_ns = now;
 	spin_unlock(&t->lock);
@@ -662,6 +673,23 @@ static int sp_trace_thread(void *arg)
 		}
 		__set_current_state(TASK_RUNNING);
 	}
+
+	/*
+	 * Stopped by TRACE_STOP or run to its end, neither failed nor being
+	 * destroyed: one closing read of every stream (but those whose last
+	 * read started past the end), so that deltas over the trace take in
+	 * the traffic after its last grid point.
+	 */
+	closing = !ret && !kthread_should_stop() &&
+		  (!stopped || test_bit(SP_TRACE_CLOSE, &t->flags));
+	spin_lock(&t->lock);
+	closing = closing && !t->error;
+	if (stopped)
+		t->end_ns = ktime_get_ns();
+	spin_unlock(&t->lock);
+	for (i = 0; closing && !ret && i < t->nstreams; i++)
+		if (!t->streams[i].closed)
+			ret = sp_trace_sample(t, &t->streams[i]);
 
 	spin_lock(&t->lock);
 	/* Run to its end: the grid points left before it passed unread. */
@@ -1134,6 +1162,8 @@ int sp_trace_stop_doit(struct sk_buff *skb, struct genl_info *info)
 	t = sp_trace_get(info);
 	if (!t)
 		return -ENOENT;
+	/* The same word as STOP: the thread sees CLOSE when it sees STOP. */
+	set_bit(SP_TRACE_CLOSE, &t->flags);
 	set_bit(SP_TRACE_STOP, &t->flags);
 	wake_up_process(t->thread);
 	/* Answer once the trace has ended; a read in progress is short. */

@@ -41,9 +41,12 @@ usage: nlraw.py CMD [--flags N] [--reserved N] [--version N] [OPTION ...]
                   and the TRACE_END of the started trace
   --wait-trace    after TRACE_START, poll TRACE_GET until the trace is no
                   longer running (with --stop-after S: TRACE_STOP after S
-                  seconds); its attributes as "result"
+                  seconds, "result" then has stop_sent_ns and stop_done_ns,
+                  CLOCK_MONOTONIC before the request and after its answer);
+                  its attributes as "result"
   --trace-samples after that, dump TRACE_SAMPLES (from --cursor N if
-                  given): "samples" sums them up per stream
+                  given): "samples" sums them up per stream (last_ts_ns: the
+                  timestamp of its last sample)
 
 Several requests separated by "--" are sent one after the other on the same
 socket (so sessions stay alive between them), one JSON line each.
@@ -441,7 +444,7 @@ def trace_get(sock, family, tid):
 def new_watch():
     return {"batches": 0, "samples": 0, "first_seq": None, "last_seq": None,
             "contiguous": True, "lost": 0, "tables": [], "end": None,
-            "others": 0}
+            "after_end": 0, "others": 0}
 
 
 def drain_watch(wsock, tid, watch, timeout=0.0):
@@ -466,6 +469,8 @@ def drain_watch(wsock, tid, watch, timeout=0.0):
                         watch["contiguous"] = False
                     watch["last_seq"] = seq
                     watch["samples"] += 1
+                    if watch["end"] is not None:
+                        watch["after_end"] += 1
             elif body[0] == CMD_TRACE_TABLE:
                 for st in msg.get("streams", []):
                     watch["tables"].append({"stream": st.get("index"),
@@ -478,18 +483,21 @@ def drain_watch(wsock, tid, watch, timeout=0.0):
 
 def wait_trace(sock, family, tid, opts, wsock, watch):
     start = time.monotonic()
-    stopped = False
+    stopped = {}
     while True:
         drain_watch(wsock, tid, watch)
         res = trace_get(sock, family, tid)
         if res.get("errno") or res.get("state", 0) != 0:
-            return res
+            return dict(res, **stopped)
         now = time.monotonic() - start
         if opts["stop_after"] is not None and not stopped and \
                 now >= opts["stop_after"]:
+            # time.monotonic_ns() is CLOCK_MONOTONIC, the traces' clock.
+            sent = time.monotonic_ns()
             err, tlvs, _ = transact(sock, family, CMD_TRACE_STOP, 0,
                                     nla(2, struct.pack("I", tid)))
-            stopped = True
+            stopped = {"stop_sent_ns": sent,
+                       "stop_done_ns": time.monotonic_ns()}
             if err:
                 return {"stop": error_out(err, tlvs)}
             continue
@@ -547,6 +555,7 @@ def dump_trace_samples(sock, family, tid, cursor):
     for sid, values in ts.items():
         out["streams"][str(sid)]["median_period_ns"] = median(
             [b - a for a, b in zip(values, values[1:])])
+        out["streams"][str(sid)]["last_ts_ns"] = values[-1]
     return out
 
 

@@ -7,7 +7,8 @@
 # policies' refusals with their extended ACKs, one read of eth0's and
 # rxe0's counters against sysfs, a trace of both (sample counts, periods,
 # timestamps, missed deadlines, the ring dump and the multicast batches),
-# a ring too small for its cursor, a name table that changes, and the ends
+# the closing read of a trace stopped or run to its end, a ring too small
+# for its cursor, a name table that changes, and the ends
 # a trace can meet: its netdev unregistered, its RDMA device removed, its
 # socket closed by SIGKILL, rmmod. Python starts slowly under emulation,
 # so each nlraw.py run sends many requests ("--").
@@ -179,9 +180,10 @@ sp_checks "$tmp/out"
 	netdev_period_us:u32:1000 ethtool_period_us:u32:10000 \
 	rdma_period_us:u32:10000 duration_ms:u32:2000 \
 	--watch --wait-trace --trace-samples >"$tmp/out"
-# per_stream I N: stream I, N grid points, median period within 10 %
+# per_stream I N: stream I, N grid points and the closing read, median
+# period within 10 %
 per_stream() {
-	echo "(.result.streams[$1] | .samples + .missed == $2 and
+	echo "(.result.streams[$1] | .samples + .missed == $2 + 1 and
 	       .samples >= $2 * 0.6) and
 	      (.samples.streams[\"$1\"] | .increasing and
 	       .median_period_ns >= 0.9 * 2000000000 / $2 and
@@ -190,7 +192,7 @@ per_stream() {
 sp_check 1 "a 2 s trace of $dev and $rdev: done, three streams" \
 	'.errno == 0 and .result.state == 1 and
 	 [.result.streams[].source] == [1, 2, 3] and
-	 .result.elapsed_ns <= 2000000000 and .result.elapsed_ns > 1900000000 and
+	 .result.elapsed_ns >= 2000000000 and .result.elapsed_ns < 2200000000 and
 	 .result.cpu_ns > 0 and .result.seq_oldest == 0 and
 	 ([.result.streams[] | .read_ns_max > 0 and .late_ns_max >= 0 and
 	   .read_ns_sum >= .read_ns_max] | all)'
@@ -209,6 +211,36 @@ sp_check 1 "the trace group: every sample in sequence, then TRACE_END" \
 	'.watch.samples == .result.seq_next and .watch.first_seq == 0 and
 	 .watch.contiguous and .watch.lost == 0 and .watch.batches > 10 and
 	 .watch.end.state == 1 and .watch.end.seq_next == .result.seq_next'
+sp_checks "$tmp/out"
+
+# The closing read: eth0 at 500 ms, stopped about 1.2 s in, then run for
+# 1200 ms. Each ends with one more read, after its last grid point, that
+# is in the ring and the last batch but serves no deadline.
+# closing WHEN: the last sample, read at WHEN, is the closing one
+closing() {
+	echo "((.samples.streams[\"0\"].last_ts_ns - .result.start_ns) as \$last |
+	       .result.elapsed_ns == \$last and
+	       (.result.streams[0] | .missed == 0 and
+		.samples == (\$last / 500000000 | floor) + 2) and
+	       .samples.count == .result.seq_next and
+	       .watch.samples == .result.seq_next and .watch.after_end == 0 and
+	       .watch.end.seq_next == .result.seq_next and $1)"
+}
+"$nlraw" trace-start --target netdev="$dev" --glob 'netdev:*' \
+	netdev_period_us:u32:500000 --watch --stop-after 1.2 --wait-trace \
+	--trace-samples -- \
+	trace-start --target netdev="$dev" --glob 'netdev:*' \
+	netdev_period_us:u32:500000 duration_ms:u32:1200 --watch --wait-trace \
+	--trace-samples >"$tmp/out"
+sp_check 1 "TRACE_STOP: a closing read within 100 ms of it, in the last batch" \
+	".result.state == 2 and $(closing "
+	 ((.result.stop_sent_ns - .result.start_ns) as \$stop |
+	  \$last > (\$stop / 500000000 | floor) * 500000000 and
+	  \$last >= \$stop and \$last - \$stop < 100000000 and
+	  .result.start_ns + \$last <= .result.stop_done_ns)")"
+sp_check 2 "1200 ms at 500 ms: 3 grid reads and a closing read, none missed" \
+	".result.state == 1 and .result.streams[0].samples == 4 and
+	 $(closing "\$last >= 1200000000 and \$last < 1300000000")"
 sp_checks "$tmp/out"
 
 # A ring of 64 KiB (292 slots of 25 values) and a dump from sequence 0:

@@ -477,8 +477,9 @@
  * its netdev stream; an RDMA port without hardware counters none, then
  * -EOPNOTSUPP), each with SPARKPERF_A_TRACE_STREAM: NLA_NESTED, the stream
  * (SPARKPERF_A_STREAM_* below) including SPARKPERF_A_STREAM_NAMES,
- * SPARKPERF_A_STREAM_VALUES, SPARKPERF_A_STREAM_TS_NS and
- * SPARKPERF_A_STREAM_READ_NS.
+ * SPARKPERF_A_STREAM_VALUES, SPARKPERF_A_STREAM_TS_NS: NLA_U64,
+ * CLOCK_MONOTONIC when the read started, and SPARKPERF_A_STREAM_READ_NS:
+ * NLA_U32, how long the read took, in ns.
  *
  * SPARKPERF_CMD_TRACE_START
  * -------------------------
@@ -492,6 +493,19 @@
  * the grid START_NS + k x PERIOD: each due deadline gets one read, however
  * late it starts (the worst lateness is kept), and grid points that pass
  * entirely before that read starts get none: they are counted as missed.
+ * With a duration the grid ends there: its points are those before
+ * START_NS + DURATION_MS, and the ones left unread when it ends (the
+ * thread was late) are missed too.
+ *
+ * When a trace ends by SPARKPERF_CMD_TRACE_STOP or by its duration, each
+ * stream takes one closing read at that moment, outside the grid: it is a
+ * sample like any other (timestamped, in the ring, in the last batch
+ * before SPARKPERF_CMD_TRACE_END, counted in SPARKPERF_A_STREAM_SAMPLES
+ * and the read times) but serves no deadline, so it is neither late nor
+ * missed. Counter deltas over the trace thus reach its end, not its last
+ * grid point, up to a period earlier. A read that starts at or after the
+ * end of the duration is the stream's closing read. A trace that fails
+ * (device removed, read failed) or is destroyed takes none.
  *
  *    SPARKPERF_A_TRACE_TARGETS: NLA_NESTED, required, 1..
  *        SPARKPERF_TRACE_TARGETS_MAX entries
@@ -535,8 +549,9 @@
  *
  *    SPARKPERF_A_TRACE_ID: NLA_U32, required
  *
- * Ends sampling (state SPARKPERF_TRACE_STATE_STOPPED); the ring stays
- * readable. -ENOENT for an unknown id.
+ * Ends sampling (state SPARKPERF_TRACE_STATE_STOPPED) with the closing
+ * reads (see SPARKPERF_CMD_TRACE_START) and answers once they are in the
+ * ring; the ring stays readable. -ENOENT for an unknown id.
  *
  * SPARKPERF_CMD_TRACE_GET
  * -----------------------
@@ -550,6 +565,7 @@
  *    SPARKPERF_A_TRACE_ERROR_MSG: NLA_NUL_STRING, why it ended, in words
  *    SPARKPERF_A_TRACE_START_NS: NLA_U64, CLOCK_MONOTONIC, the grid's origin
  *    SPARKPERF_A_TRACE_ELAPSED_NS: NLA_U64, from START_NS to the last sample
+ *        (the closing reads, when the trace has them: at least DURATION_MS)
  *    SPARKPERF_A_TRACE_DURATION_MS, _BUFFER_BYTES, _BATCH_MS: the
  *        configuration
  *    SPARKPERF_A_TRACE_CPU_NS: NLA_U64, CPU time the sampler thread has
@@ -573,8 +589,10 @@
  *            SPARKPERF_A_STREAM_NAMES: NLA_NESTED, the selected names in
  *                value order, each SPARKPERF_A_STREAM_NAME: NLA_NUL_STRING
  *                (ETH_GSTRING_LEN at most)
- *            SPARKPERF_A_STREAM_SAMPLES: NLA_U64, samples taken
- *            SPARKPERF_A_STREAM_MISSED: NLA_U64, deadlines missed
+ *            SPARKPERF_A_STREAM_SAMPLES: NLA_U64, samples taken, the
+ *                closing read included: in a trace that ran its duration,
+ *                SAMPLES + MISSED = the stream's grid points + 1
+ *            SPARKPERF_A_STREAM_MISSED: NLA_U64, grid points missed
  *            SPARKPERF_A_STREAM_READ_NS_SUM, _READ_NS_MAX: NLA_U64, time
  *                spent in the reads (for the mean and the worst)
  *            SPARKPERF_A_STREAM_LATE_NS_MAX: NLA_U64, worst lateness of a
