@@ -5,7 +5,8 @@
  * SGLang, TensorRT-LLM, llama.cpp) as the DGX Spark performance guide and
  * the two-Spark blog run them, and turns what they print into one result
  * document: the exact command lines, how each ended, the parsed metrics with
- * their units, a verdict, and (trace) the devices' counters. "bench parse"
+ * their units, a verdict, and (trace) the devices' counters: a trace by the
+ * module's sampler when it can, else sysfs snapshots. "bench parse"
  * makes the same document from an output saved earlier.
  *
  * benchcmd.c builds the commands, benchrun.c runs them and reads sysfs,
@@ -26,6 +27,7 @@
 #include "parse.h"
 #include "print.h"
 #include "run.h"
+#include "tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -415,6 +417,108 @@ static int print_doc(struct sp_bench_doc *doc)
 	return doc->verdict.level == SP_BENCH_FAIL ? SP_EXIT_ERROR : SP_EXIT_OK;
 }
 
+/* ---- the counters: the module's trace, else sysfs snapshots ---------------------------- */
+
+/* How often a kernel trace's ring is read while the commands run (it holds ~1 min). */
+#define TRACE_DRAIN_MS 1000
+
+struct counters {
+	struct sp_tracerun tr;
+	bool kernel;			/* tr runs */
+	int64_t next_drain_ms;
+	struct sp_bench_counters sysfs;
+	bool snapshots;			/* sysfs was read before */
+};
+
+/* Why there is no kernel trace, in one line on stderr. */
+static void trace_fallback(const struct sp_tracerun *r, int error)
+{
+	const char *why = strerror(-error);
+
+	if (!r->open && error == -ENOENT)
+		why = "the sparkperf module is not loaded";
+	else if (r->no_target)
+		why = "no device to trace";
+	else if (error == -EPERM || error == -EACCES)
+		why = "tracing needs CAP_NET_ADMIN";
+	else if (r->nl.err.has_msg)
+		why = r->nl.err.msg;
+	fprintf(stderr, "Warning: no kernel trace (%s): counters from sysfs snapshots.\n", why);
+}
+
+/*
+ * Before the commands: a trace of the devices by the module (its RDMA
+ * devices, then its netdevs), else the first sysfs snapshot. 0 or -errno.
+ */
+static int counters_begin(const struct bench *b, struct counters *c)
+{
+	size_t n = 0, i;
+	const char **names = calloc(b->devs.rdma.n + b->devs.netdevs.n + 1, sizeof(*names));
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < b->devs.rdma.n; i++)
+		names[n++] = b->devs.rdma.v[i];
+	for (i = 0; i < b->devs.netdevs.n; i++)
+		names[n++] = b->devs.netdevs.v[i];
+	ret = sp_tracerun_for_run(&c->tr, "bench", b->name, names, n, NULL, 0, false);
+	free(names);
+	if (!ret) {
+		c->kernel = true;
+		c->next_drain_ms = sp_run_now_ms() + TRACE_DRAIN_MS;
+		return 0;
+	}
+	trace_fallback(&c->tr, ret);
+	sp_tracerun_close(&c->tr);
+	ret = sp_bench_counters_begin(&c->sysfs, "/sys", (const char *const *)b->devs.netdevs.v,
+				      b->devs.netdevs.n, (const char *const *)b->devs.rdma.v,
+				      b->devs.rdma.n);
+	c->snapshots = !ret;
+	if (ret)
+		sp_bench_counters_free(&c->sysfs);
+	return ret;
+}
+
+/* While the commands run: the trace's ring read before it overruns. */
+static void counters_tick(void *arg)
+{
+	struct counters *c = arg;
+
+	if (!c->kernel || sp_run_now_ms() < c->next_drain_ms)
+		return;
+	/* a failure is the finish's to report */
+	c->next_drain_ms = sp_tracerun_drain(&c->tr) ? INT64_MAX :
+			   sp_run_now_ms() + TRACE_DRAIN_MS;
+}
+
+/* After them: the trace ended and read back, or the second snapshot; into doc. */
+static void counters_end(const struct bench *b, struct counters *c, struct sp_bench_doc *doc)
+{
+	int ret;
+
+	if (c->snapshots) {
+		sp_bench_counters_end(&c->sysfs, "/sys");
+		doc->counters = &c->sysfs;
+	}
+	if (!c->kernel)
+		return;
+	ret = sp_tracerun_finish(&c->tr);
+	if (ret)
+		sp_report_nl_error(stderr, "bench", b->name, ret, &c->tr.nl.err);
+	else
+		doc->trace = &c->tr.tl;
+}
+
+static void counters_free(struct counters *c)
+{
+	if (c->kernel)
+		sp_tracerun_close(&c->tr);
+	if (c->snapshots)
+		sp_bench_counters_free(&c->sysfs);
+}
+
 /* Runs what b holds (or shows it: dry-run) and prints its document. */
 static int bench_exec(struct bench *b, int argc, char **argv)
 {
@@ -426,7 +530,7 @@ static int bench_exec(struct bench *b, int argc, char **argv)
 		.dir = b->out_dir,
 		.timeout_ms = b->c.timeout_ms ? b->c.timeout_ms : b->default_timeout_ms,
 	};
-	struct sp_bench_counters counters;
+	struct counters *counters = NULL;
 	struct sp_run_env env;
 	struct sp_run_sig sig = { 0 };
 	int ret, rc;
@@ -444,31 +548,33 @@ static int bench_exec(struct bench *b, int argc, char **argv)
 			return SP_EXIT_ERROR;
 		}
 	}
+	/* from here on Ctrl-C stops the commands, and the trace is still read and reported */
+	sp_run_signals_catch(&sig);
+	cfg.sig = &sig;
 	if (b->c.trace) {
-		ret = sp_bench_counters_begin(&counters, "/sys",
-					      (const char *const *)b->devs.netdevs.v,
-					      b->devs.netdevs.n,
-					      (const char *const *)b->devs.rdma.v, b->devs.rdma.n);
+		counters = malloc(sizeof(*counters));
+		ret = counters ? counters_begin(b, counters) : -ENOMEM;
 		if (ret) {
-			sp_bench_counters_free(&counters);
+			sp_run_signals_restore(&sig);
+			free(counters);
 			sp_err(stderr, "%s", strerror(-ret));
 			return SP_EXIT_ERROR;
 		}
-		doc.counters = &counters;
+		cfg.tick = counters_tick;
+		cfg.tick_arg = counters;
 	}
-	sp_run_signals_catch(&sig);
-	cfg.sig = &sig;
 	ret = sp_bench_run(&b->cmds, &cfg, &doc.verdict);
+	if (counters)
+		counters_end(b, counters, &doc);
 	sp_run_signals_restore(&sig);
-	if (b->c.trace)
-		sp_bench_counters_end(&counters, "/sys");
 	if (!ret)
 		ret = collect_results(b, &doc);
 	rc = ret ? SP_EXIT_ERROR : print_doc(&doc);
 	if (ret)
 		sp_err(stderr, "%s", strerror(-ret));
-	if (b->c.trace)
-		sp_bench_counters_free(&counters);
+	if (counters)
+		counters_free(counters);
+	free(counters);
 	doc_free(&doc);
 	return rc;
 }

@@ -226,6 +226,8 @@ static void pause_ms(const struct sp_bench_run_cfg *cfg, int ms)
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
 
 	ppoll(NULL, 0, &ts, cfg->sig && cfg->sig->caught ? &cfg->sig->wait_mask : NULL);
+	if (cfg->tick)
+		cfg->tick(cfg->tick_arg);
 }
 
 static bool interrupted(const struct sp_bench_run_cfg *cfg)

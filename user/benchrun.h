@@ -4,7 +4,7 @@
  * and stderr to files of an output directory, stdin from /dev/null, each in
  * a process group of its own (stopped as a group), a deadline per phase;
  * and the counters of the devices involved, read from sysfs before and
- * after ("bench ... trace"). The record of a whole bench, the document that
+ * after ("bench ... trace" without the module's sampler). The record of a whole bench, the document that
  * print.c prints, is here too.
  */
 #ifndef SPARKPERF_CTL_BENCHRUN_H
@@ -18,6 +18,8 @@
 #include "benchparse.h"
 #include "print.h"
 #include "run.h"
+
+struct sp_tracelog;
 
 /* How long a server may take to print its banner. */
 #define SP_BENCH_READY_MS 30000
@@ -49,6 +51,8 @@ struct sp_bench_run_cfg {
 	const char *dir;		/* the output directory */
 	int64_t timeout_ms;		/* per group of clients, per step */
 	struct sp_run_sig *sig;		/* SIGINT/SIGTERM stop the run */
+	void (*tick)(void *arg);	/* NULL, or called every poll (50 ms) while commands run */
+	void *tick_arg;
 };
 
 /*
@@ -130,7 +134,9 @@ struct sp_bench_doc {
 	struct sp_bench_result *results;
 	size_t n_results;
 	struct sp_bench_verdict verdict;	/* problems filed under their result */
-	struct sp_bench_counters *counters;	/* trace; NULL: not asked */
+	/* trace: the kernel's trace, else the sysfs snapshots; both NULL: not asked */
+	const struct sp_tracelog *trace;
+	struct sp_bench_counters *counters;
 };
 
 #endif

@@ -3521,6 +3521,9 @@ static int print_bench_json(const struct sp_bench_doc *doc)
 			json_object_array_add(res, json_bench_result(&doc->results[i]));
 		add(o, "results", res);
 		add(o, "summary", json_bench_summary(doc));
+		add(o, "counters_source", doc->trace ? json_object_new_string("kernel trace") :
+		    doc->counters ? json_object_new_string("sysfs snapshots") : NULL);
+		add(o, "trace", doc->trace ? sp_json_trace_report(doc->trace, false) : NULL);
 		add(o, "counters", doc->counters ? json_bench_counters(doc->counters) : NULL);
 		add(o, "verdict", json_bench_verdict(&doc->verdict));
 	}
@@ -3740,6 +3743,10 @@ static int print_bench_text(const struct sp_bench_doc *doc)
 		fprintf(f, "sum: %.3f Gbit/s (%zu side by side)\n", s.gbit_per_s, s.parts);
 	if (doc->counters)
 		text_bench_counters(f, doc->counters);
+	if (doc->trace) {
+		sp_print_trace_report(doc->trace, "\nCounters during the bench:", false, NULL);
+		fputc('\n', f);
+	}
 	for (i = 0; i < doc->verdict.n; i++)
 		fprintf(f, "%s: %s: %s\n", sp_bench_level_str(doc->verdict.problems[i].level),
 			doc->verdict.problems[i].code, doc->verdict.problems[i].message);

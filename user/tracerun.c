@@ -299,10 +299,17 @@ static int add_samples(const struct sp_trace_samples *s, void *arg)
 	return 0;
 }
 
+int sp_tracerun_drain(struct sp_tracerun *r)
+{
+	if (!r->started)
+		return 0;
+	return sp_nl_trace_samples(&r->nl, r->tl.trace.id, true, r->tl.next_seq, add_samples, r);
+}
+
 static int catch_up(struct sp_tracerun *r)
 {
 	r->catch_ups++;
-	return sp_nl_trace_samples(&r->nl, r->tl.trace.id, true, r->tl.next_seq, add_samples, r);
+	return sp_tracerun_drain(r);
 }
 
 static int on_event(const struct sp_trace_event *ev, void *arg)
@@ -363,6 +370,25 @@ int sp_tracerun_recv(struct sp_tracerun *r)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * TRACE_START on r's open socket and the log of its streams; t: what the
+ * kernel answered, for the caller to free (freed here on failure). 0 or
+ * -errno, nothing reported; r->started once the trace exists.
+ */
+static int trace_start(struct sp_tracerun *r, const struct sp_trace_config *cfg, bool keep,
+		       struct sp_trace *t)
+{
+	int ret = sp_nl_trace_start(&r->nl, cfg, t);
+
+	if (ret)
+		return ret;
+	r->started = true;
+	ret = sp_tl_init(&r->tl, t, keep);
+	if (ret)
+		sp_trace_free(t);
+	return ret;
+}
+
 int sp_tracerun_start(struct sp_tracerun *r, const char *object, const char *cmd,
 		      const struct sp_trace_config *cfg, const char *const *user_globs,
 		      size_t n_user_globs, bool keep, bool listen)
@@ -390,28 +416,26 @@ int sp_tracerun_start(struct sp_tracerun *r, const char *object, const char *cmd
 		}
 		r->listen = true;
 	}
-	ret = sp_nl_trace_start(&r->nl, cfg, &t);
-	if (ret == -ENOENT && n_user_globs == 1) {
+	ret = trace_start(r, cfg, keep, &t);
+	if (ret == -ENOENT && !r->started && n_user_globs == 1) {
 		sp_err(stderr, "the counter glob '%s' matches no counter of the devices traced",
 		       user_globs[0]);
 		return SP_EXIT_ERROR;
 	}
-	if (ret == -ENOENT && n_user_globs) {
+	if (ret == -ENOENT && !r->started && n_user_globs) {
 		sp_err(stderr, "none of the counter globs matches a counter of the devices traced");
 		return SP_EXIT_ERROR;
 	}
-	if (ret) {
+	if (ret && !r->started) {
 		sp_report_nl_error(stderr, object, cmd, ret, &r->nl.err);
 		return SP_EXIT_ERROR;
 	}
-	r->started = true;
-	ret = sp_tl_init(&r->tl, &t, keep);
-	bad = ret ? -1 : sp_glob_unmatched(t.streams, t.n_streams, user_globs, n_user_globs);
-	sp_trace_free(&t);
 	if (ret) {
 		sp_err(stderr, "%s", strerror(-ret));
 		return SP_EXIT_ERROR;
 	}
+	bad = sp_glob_unmatched(t.streams, t.n_streams, user_globs, n_user_globs);
+	sp_trace_free(&t);
 	if (bad >= 0) {
 		sp_nl_trace_stop(&r->nl, r->tl.trace.id);
 		r->ended = true;
@@ -487,30 +511,31 @@ static bool pair_of_ifindex(const struct sp_dev_list *devs, uint32_t ifindex,
 	return false;
 }
 
-int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const struct sp_addr *peers,
-			size_t n_peers, const char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t n_devs)
+int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *cmd,
+			const char *const *names, size_t n_names, const struct sp_addr *peers,
+			size_t n_peers, bool all)
 {
 	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX], p;
 	struct sp_trace_config *cfg;
 	struct sp_dev_list list;
+	struct sp_trace t;
 	size_t n = 0, i, k;
-	struct sp_nl nl, rt;
-	int ret, rc;
+	struct sp_nl rt;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = sp_nl_open(&nl);
+	r->object = object;
+	r->cmd = cmd;
+	ret = sp_nl_open(&r->nl);
 	if (ret)
-		return sp_report_open_error(object, "run", ret, &nl.err);
-	ret = sp_nl_dev_get(&nl, NULL, &list);
-	if (ret) {
-		sp_report_nl_error(stderr, object, "run", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	for (i = 0; i < n_devs; i++)
-		sp_port_pairs_add(&list, devs[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n);
-	if (!n_devs && !sp_rtnl_open(&rt)) {
+		return ret;
+	r->open = true;
+	ret = sp_nl_dev_get(&r->nl, NULL, &list);
+	if (ret)
+		return ret;
+	for (i = 0; i < n_names; i++)
+		sp_port_pairs_add(&list, names[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n);
+	if (!n_names && n_peers && !sp_rtnl_open(&rt)) {
 		for (i = 0; i < n_peers; i++) {
 			struct sp_route route;
 
@@ -521,21 +546,19 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const struct 
 		sp_nl_close(&rt);
 	}
 	/* not told by the route (a local address): every RDMA port */
-	for (i = 0; !n && i < list.n; i++)
+	for (i = 0; all && !n && i < list.n; i++)
 		for (k = 0; k < list.devs[i].n_ports; k++) {
 			pair_of_port(&list.devs[i], &list.devs[i].ports[k], &p);
 			pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p);
 		}
 	sp_dev_list_free(&list);
 	if (!n) {
-		sp_err(stderr, "trace on: no RDMA device to trace");
-		return SP_EXIT_ERROR;
+		r->no_target = true;
+		return -ENODEV;
 	}
 	cfg = calloc(1, sizeof(*cfg));
-	if (!cfg) {
-		sp_err(stderr, "%s", strerror(ENOMEM));
-		return SP_EXIT_ERROR;
-	}
+	if (!cfg)
+		return -ENOMEM;
 	sp_port_pairs_targets(pairs, n, cfg->targets, SPARKPERF_TRACE_TARGETS_MAX,
 			      &cfg->n_targets);
 	for (i = 0; i < sp_n_default_globs; i++)
@@ -546,9 +569,11 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const struct 
 		SP_RUN_TRACE_PERIOD_US;
 	cfg->has_buffer = true;
 	cfg->buffer_bytes = SP_RUN_TRACE_BUFFER;
-	rc = sp_tracerun_start(r, object, "run", cfg, NULL, 0, false, false);
+	ret = trace_start(r, cfg, false, &t);
 	free(cfg);
-	return rc;
+	if (!ret)
+		sp_trace_free(&t);
+	return ret;
 }
 
 int sp_run_traces_init(struct sp_run_traces *rt, bool on, size_t max)
@@ -572,14 +597,33 @@ int sp_run_traces_begin(struct sp_run_traces *rt, const char *object, uint64_t s
 			const struct sp_addr *peers, size_t n_peers,
 			const char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t n_devs)
 {
-	int rc;
+	struct sp_tracerun *r = &rt->runs[rt->n];
+	const char **names;
+	size_t i;
+	int ret;
 
 	if (!rt->on)
 		return SP_EXIT_OK;
-	rc = sp_tracerun_for_run(&rt->runs[rt->n], object, peers, n_peers, devs, n_devs);
+	names = calloc(n_devs ? n_devs : 1, sizeof(*names));
+	if (!names) {
+		sp_err(stderr, "%s", strerror(ENOMEM));
+		return SP_EXIT_ERROR;
+	}
+	for (i = 0; i < n_devs; i++)
+		names[i] = devs[i];
+	ret = sp_tracerun_for_run(r, object, "run", names, n_devs, peers, n_peers, true);
+	free(names);
 	rt->sizes[rt->n] = size;
 	rt->n++;
-	return rc;
+	if (!ret)
+		return SP_EXIT_OK;
+	if (!r->open)
+		return sp_report_open_error(object, "run", ret, &r->nl.err);
+	if (r->no_target)
+		sp_err(stderr, "trace on: no RDMA device to trace");
+	else
+		sp_report_nl_error(stderr, object, "run", ret, &r->nl.err);
+	return SP_EXIT_ERROR;
 }
 
 void sp_run_traces_end(struct sp_run_traces *rt, const char *object)

@@ -68,6 +68,7 @@ struct sp_tracerun {
 	struct sp_tracelog tl;
 	const char *object, *cmd;	/* for messages */
 	bool open, started, ended;
+	bool no_target;			/* sp_tracerun_for_run: nothing to trace */
 	bool listen;			/* the "trace" group joined */
 	unsigned int batches;		/* batches received */
 	uint64_t catch_ups;		/* catch-up dumps after lost messages */
@@ -88,6 +89,13 @@ int sp_tracerun_recv(struct sp_tracerun *r);
 int sp_tracerun_fd(const struct sp_tracerun *r);
 
 /*
+ * Reads what the ring holds beyond the samples received (a dump from the
+ * next sequence number), so that a long trace followed without the group
+ * loses nothing to the ring's overrun. 0 or -errno; nl.err says more.
+ */
+int sp_tracerun_drain(struct sp_tracerun *r);
+
+/*
  * Ends the trace (STOP unless it ended), reads every sample not yet
  * received (the dump from the next sequence number) and the final
  * statistics (TRACE_GET). 0 or -errno; nl.err says more.
@@ -96,17 +104,22 @@ int sp_tracerun_finish(struct sp_tracerun *r);
 void sp_tracerun_close(struct sp_tracerun *r);
 
 /*
- * "lat run ... trace on", "bw run ... trace on": a trace of the RDMA
- * devices a run uses (devs, else the device whose netdev routes to each
- * peer, else every RDMA device) and their netdevs, every source every
- * 10 ms, the default globs, read back from the ring at the end (no group).
- * Errors reported (object "lat" or "bw"); an exit status.
+ * "lat run ... trace on", "bw run ... trace on", "bench ... trace": a trace
+ * of the ports of names (RDMA devices or netdevs, as sp_port_pairs_add()
+ * maps them with the module's device list), else of the RDMA devices whose
+ * netdevs route to peers, else (all) of every RDMA port; every source every
+ * 10 ms, the default globs, read back from the ring (no group). Nothing is
+ * reported: 0, or -errno with r->open false when the socket could not be
+ * opened (-ENOENT: the module is missing), r->no_target when there was
+ * nothing to trace (-ENODEV), else the kernel's answer in r->nl.err (-EPERM
+ * without CAP_NET_ADMIN). cmd names the command in messages.
  */
 #define SP_RUN_TRACE_PERIOD_US 10000
 #define SP_RUN_TRACE_BUFFER (32 << 20)
 
-int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const struct sp_addr *peers,
-			size_t n_peers, const char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t n_devs);
+int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *cmd,
+			const char *const *names, size_t n_names, const struct sp_addr *peers,
+			size_t n_peers, bool all);
 
 /* The traces of the runs of one "lat run" or "bw run", one per message size. */
 struct sp_run_traces {

@@ -148,6 +148,38 @@ START_TEST(test_deadline)
 }
 END_TEST
 
+static void count_tick(void *arg)
+{
+	(*(int *)arg)++;
+}
+
+/* The tick (a trace's ring read) comes while the commands run, in steps and in pairs. */
+START_TEST(test_tick)
+{
+	struct sp_bench_cmds c = { 0 };
+	struct sp_bench_verdict v = { 0 };
+	int ticks = 0;
+	struct sp_bench_run_cfg cfg = { .dir = tmpdir, .timeout_ms = 10000, .tick = count_tick,
+					.tick_arg = &ticks };
+
+	add(&c, SP_BENCH_ROLE_STEP, "sleep", "sleep", "0.5", NULL);
+	ck_assert_int_eq(sp_bench_run(&c, &cfg, &v), 0);
+	/* every 50 ms: about 10 in 0.5 s */
+	ck_assert_int_ge(ticks, 5);
+	ck_assert_int_le(ticks, 20);
+	sp_bench_cmds_free(&c);
+
+	memset(&c, 0, sizeof(c));
+	ticks = 0;
+	add(&c, SP_BENCH_ROLE_CLIENT, "client", "sleep", "0.3", NULL);
+	ck_assert_int_eq(sp_bench_run(&c, &cfg, &v), 0);
+	ck_assert_int_ge(ticks, 3);
+	ck_assert_str_eq(bench_codes(&v), "");
+	sp_bench_cmds_free(&c);
+	sp_bench_verdict_free(&v);
+}
+END_TEST
+
 /* Servers first, their banner awaited; clients together; manual ones never run. */
 START_TEST(test_pairs)
 {
@@ -413,6 +445,7 @@ static Suite *benchrun_suite(void)
 	tcase_add_test(tc, test_pairs);
 	tcase_add_test(tc, test_interrupted);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_tick);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("counters");

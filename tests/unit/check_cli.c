@@ -1229,6 +1229,201 @@ START_TEST(test_bench_steps)
 }
 END_TEST
 
+/* tmpdir/bin/name, a shell script; PATH then begins with tmpdir/bin (restore_path()). */
+static char *saved_path;
+
+static void fake_tool(const char *name, const char *script)
+{
+	char bin[PATH_MAX], file[2 * PATH_MAX], *search;
+	const char *old = getenv("PATH");
+	FILE *f;
+
+	path(bin, "bin");
+	ck_assert(!mkdir(bin, 0755) || errno == EEXIST);
+	snprintf(file, sizeof(file), "%s/%s", bin, name);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n%s\n", script);
+	fclose(f);
+	ck_assert_int_eq(chmod(file, 0755), 0);
+	if (!saved_path) {
+		saved_path = strdup(old ? old : "/usr/bin:/bin");
+		ck_assert_int_ge(asprintf(&search, "%s:%s", bin, saved_path), 0);
+		setenv("PATH", search, 1);
+		free(search);
+	}
+}
+
+static void restore_path(void)
+{
+	if (!saved_path)
+		return;
+	setenv("PATH", saved_path, 1);
+	free(saved_path);
+	saved_path = NULL;
+}
+
+/* A perftest client that takes a while and prints the soft-RoCE fixture. */
+static void fake_ib_write_bw(const char *sleep_s)
+{
+	char script[2 * PATH_MAX], fixture[PATH_MAX];
+
+	ck_assert_ptr_nonnull(realpath("../fixtures/perftest/ib_write_bw_gbits.txt", fixture));
+	snprintf(script, sizeof(script), "sleep %s\ngrep -v '^exit=' '%s'", sleep_s, fixture);
+	fake_tool("ib_write_bw", script);
+}
+
+/* "bench ... trace" with the module: its trace of the bench's devices, around the commands. */
+START_TEST(test_bench_trace_kernel)
+{
+	char out[PATH_MAX];
+	json_object *doc, *t, *st;
+	struct result r;
+	const char *stop;
+
+	fake_ib_write_bw("1.3");
+	path(out, "out");
+	run(&r, "ok", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0", "out",
+	    out, "trace", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	/* dev rxe0: the RDMA device and its netdev, every source every 10 ms, as trace on */
+	ck_assert_ptr_nonnull(strstr(r.log, "DEV_GET dump\nTRACE_START targets=netdev:eth0,rdma:rxe0/1 "
+				     "globs=netdev:*,rdma:*,"));
+	ck_assert_ptr_nonnull(strstr(r.log, " netdev_period=10000 ethtool_period=10000 "
+				     "rdma_period=10000 duration=-1 buffer=33554432 batch=-1\n"));
+	/* the ring read while the client ran (1.3 s), then the trace stopped and read back */
+	stop = strstr(r.log, "TRACE_STOP id=7\n");
+	ck_assert_ptr_nonnull(stop);
+	ck_assert_ptr_nonnull(strstr(r.log, "TRACE_SAMPLES id=7 cursor=0\n"));
+	ck_assert(strstr(r.log, "TRACE_SAMPLES id=7 cursor=0\n") < stop);
+	ck_assert_str_eq(stop, "TRACE_STOP id=7\nTRACE_SAMPLES id=7 cursor=12\nTRACE_GET id=7\n");
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_str(doc, "counters_source", "kernel trace");
+	ck_assert_ptr_null(get(doc, "counters"));
+	t = get(doc, "trace");
+	assert_int(t, "id", 7);
+	assert_str(t, "state", "stopped");
+	ck_assert_int_eq(geti(t, "samples_received"), 12);
+	st = json_object_array_get_idx(get(t, "streams"), 0);
+	assert_str(st, "source", "netdev");
+	assert_str(st, "target", "eth0");
+	ck_assert_int_eq(geti(st, "period_requested_us"), 10000);
+	ck_assert_int_eq(geti(json_object_array_get_idx(get(st, "counters"), 1), "delta"), 7500000);
+	assert_str(get(doc, "verdict"), "status", "ok");
+	json_object_put(doc);
+	result_free(&r);
+
+	/* text: the section lat and bw print, after the results */
+	fake_ib_write_bw("0");
+	run(&r, "ok", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0", "out", out,
+	    "trace", NULL);
+	restore_path();
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "\n\nCounters during the bench: trace 7: stopped after "
+				     "0.030 s"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0 "));
+	ck_assert_ptr_null(strstr(r.out, "sysfs snapshot"));
+	ck_assert(strstr(r.out, "Counters during the bench") < strstr(r.out, "\nverdict: ok\n"));
+	result_free(&r);
+}
+END_TEST
+
+/* Without the module, without the right, without a device: sysfs snapshots, said so. */
+START_TEST(test_bench_trace_fallback)
+{
+	char out[PATH_MAX], dir[PATH_MAX];
+	json_object *doc;
+	struct result r;
+
+	fake_ib_write_bw("0");
+	fake_tool("sendrecv_perf", "exit 0");
+	path(out, "out");
+	run(&r, "nomodule", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0",
+	    "out", out, "trace", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "Warning: no kernel trace (the sparkperf module is not loaded): "
+			 "counters from sysfs snapshots.\n");
+	ck_assert_ptr_null(strstr(r.log, "TRACE_START"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_str(doc, "counters_source", "sysfs snapshots");
+	ck_assert_ptr_null(get(doc, "trace"));
+	assert_str(get(doc, "counters"), "source", "sysfs snapshot");
+	json_object_put(doc);
+	result_free(&r);
+
+	/* TRACE_START refused: the kernel was asked, sysfs answers */
+	run(&r, "trace_start_eperm", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev",
+	    "rxe0", "out", out, "trace", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "Warning: no kernel trace (tracing needs CAP_NET_ADMIN): "
+			 "counters from sysfs snapshots.\n");
+	ck_assert_ptr_nonnull(strstr(r.log, "TRACE_START targets=netdev:eth0,rdma:rxe0/1 "));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_str(doc, "counters_source", "sysfs snapshots");
+	ck_assert_ptr_null(get(doc, "trace"));
+	json_object_put(doc);
+	result_free(&r);
+
+	/* no device: an HCA that does not exist, no oob-if; text says where the counters came from */
+	path(dir, "bin");
+	run(&r, "ok", "bench", "nccl", "hca", "=zz_no_such_hca", "nccl-tests", dir, "out", out,
+	    "trace", NULL);
+	restore_path();
+	ck_assert_str_eq(r.err, "Warning: no kernel trace (no device to trace): counters from "
+			 "sysfs snapshots.\n");
+	ck_assert_ptr_null(strstr(r.log, "TRACE_START"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\ncounters (sysfs snapshot, "));
+	result_free(&r);
+}
+END_TEST
+
+/* dry-run: no trace, no snapshot, not even the module asked. */
+START_TEST(test_bench_trace_dry_run)
+{
+	struct result r;
+
+	run(&r, "ok", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0", "trace",
+	    "dry-run", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_ptr_null(strstr(r.log, "TRACE_START"));
+	ck_assert_ptr_null(strstr(r.log, "DEV_GET"));
+	ck_assert_ptr_null(strstr(r.out, "\"trace\":"));
+	ck_assert_ptr_null(strstr(r.out, "\"counters_source\""));
+	result_free(&r);
+}
+END_TEST
+
+/* Ctrl-C as the trace starts: the commands are stopped, the trace still stopped and reported. */
+START_TEST(test_bench_trace_sigint)
+{
+	char out[PATH_MAX];
+	json_object *doc;
+	struct result r;
+
+	fake_ib_write_bw("0");
+	path(out, "out");
+	run(&r, "trace_sigint", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0",
+	    "out", out, "trace", NULL);
+	restore_path();
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_ptr_nonnull(strstr(r.log, "TRACE_STOP id=7\nTRACE_SAMPLES id=7 cursor=0\n"
+				     "TRACE_GET id=7\n"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(starts_with(bench_verdict(doc), "fail interrupted"));
+	assert_str(doc, "counters_source", "kernel trace");
+	assert_str(get(doc, "trace"), "state", "stopped");
+	ck_assert_int_eq(geti(get(doc, "trace"), "samples_received"), 12);
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
 static void setup(void)
 {
 	char *d;
@@ -1694,6 +1889,10 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_bench_help);
 	tcase_add_test(tc, test_bench_dry_run);
 	tcase_add_test(tc, test_bench_steps);
+	tcase_add_test(tc, test_bench_trace_kernel);
+	tcase_add_test(tc, test_bench_trace_fallback);
+	tcase_add_test(tc, test_bench_trace_dry_run);
+	tcase_add_test(tc, test_bench_trace_sigint);
 	suite_add_tcase(s, tc);
 	return s;
 }

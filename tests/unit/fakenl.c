@@ -54,6 +54,7 @@
  *			socket's next receive fails with ENOBUFS
  *	trace_sigint	SIGINT at TRACE_START, nothing multicast; TRACE_STOP ends it
  *	trace_eperm	joining the "trace" group fails with EPERM
+ *	trace_start_eperm  TRACE_START is refused with EPERM, no extended ACK
  *	trace_list	TRACE_GET dump lists trace 3 of another process, running
  */
 #include <errno.h>
@@ -1445,6 +1446,10 @@ static void trace_start(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **
 	      u32_or(tb, SPARKPERF_A_TRACE_DURATION_MS, -1),
 	      u32_or(tb, SPARKPERF_A_TRACE_BUFFER_BYTES, -1),
 	      u32_or(tb, SPARKPERF_A_TRACE_BATCH_MS, -1));
+	if (is("trace_start_eperm")) {
+		queue(sk, ack(nlh, -EPERM, NULL));
+		return;
+	}
 	if (!ok) {
 		queue(sk, ack(nlh, -ENODEV, "no such netdev or RDMA device"));
 		return;

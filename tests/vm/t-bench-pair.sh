@@ -74,16 +74,19 @@ bench_one() {
 		.results[0].rows[0].bytes == 65536 and .results[0].rows[0].iterations == $n and
 		.results[0].bw_average_gbit_per_s > 0' "$tmp/one.json" >/dev/null
 	sp_ok "spark1: bench perftest document: one result, the exact command, verdict ok"
-	# soft-RoCE sends its packets through the netdev: both counters see them
-	sp_diag "$(jq -c '[.counters.devices[] | {dev, moved: [.counters[] |
-		select(.delta > 0) | {(.name): .delta}] | add}]' "$tmp/one.json")"
+	# soft-RoCE sends its packets through the netdev: both counters see them,
+	# traced by the module (root, module loaded), not read from sysfs
+	sp_diag "$(jq -c '{source: .counters_source, streams: [.trace.streams[] |
+		{source, target, period_p50_ns, missed, moved: [.counters[] |
+		{(.name): .delta}] | add}]}' "$tmp/one.json")"
 	jq -e --arg d "$SP_VM_RDMA_DEV" --arg nd "$SP_VM_NETDEV" --argjson n "$iters" '
-		.counters.source == "sysfs snapshot" and
-		([.counters.devices[] | select(.kind == "rdma" and .dev == $d) | .counters[] |
-		  select(.name == "hw_counters/sent_pkts") | .delta][0] >= $n) and
-		([.counters.devices[] | select(.kind == "netdev" and .dev == $nd) | .counters[] |
+		.counters_source == "kernel trace" and .counters == null and
+		.trace.state == "stopped" and
+		([.trace.streams[] | select(.source == "rdma" and .target == $d) | .counters[] |
+		  select(.name == "sent_pkts") | .delta][0] >= $n) and
+		([.trace.streams[] | select(.source == "netdev" and .target == $nd) | .counters[] |
 		  select(.name == "tx_bytes") | .delta][0] >= $n * 65536)' "$tmp/one.json" >/dev/null
-	sp_ok "spark1: trace: $SP_VM_RDMA_DEV sent_pkts and $SP_VM_NETDEV tx_bytes grew by the run"
+	sp_ok "spark1: kernel trace: $SP_VM_RDMA_DEV sent_pkts and $SP_VM_NETDEV tx_bytes grew by the run"
 }
 
 direct_one() {
