@@ -1639,6 +1639,18 @@ static json_object *json_stream_info(const struct sp_stream *st)
 	return o;
 }
 
+/* What every JSON description of a trace starts with. */
+static void json_trace_head(json_object *o, const struct sp_trace *t)
+{
+	add(o, "id", json_object_new_int64(t->id));
+	add(o, "state", json_object_new_string(sp_trace_state_str(t->state)));
+	add(o, "error", t->has_error || t->has_error_msg ?
+	    jstr_or_null(sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
+					  t->error)) : NULL);
+	add(o, "start_ns", ju64(t->start_ns));
+	add(o, "elapsed_ns", ju64(t->elapsed_ns));
+}
+
 static json_object *json_trace(const struct sp_trace *t)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -1649,13 +1661,7 @@ static json_object *json_trace(const struct sp_trace *t)
 		json_object_put(arr);
 		return NULL;
 	}
-	add(o, "id", json_object_new_int64(t->id));
-	add(o, "state", json_object_new_string(sp_trace_state_str(t->state)));
-	add(o, "error", t->has_error || t->has_error_msg ?
-	    jstr_or_null(sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
-					  t->error)) : NULL);
-	add(o, "start_ns", ju64(t->start_ns));
-	add(o, "elapsed_ns", ju64(t->elapsed_ns));
+	json_trace_head(o, t);
 	add(o, "duration_ms", t->has_duration ? json_object_new_int64(t->duration_ms) : NULL);
 	add(o, "buffer_bytes", json_object_new_int64(t->buffer_bytes));
 	add(o, "batch_ms", json_object_new_int64(t->batch_ms));
@@ -1776,13 +1782,7 @@ json_object *sp_json_trace_report(const struct sp_tracelog *tl, bool all)
 		json_object_put(arr);
 		return NULL;
 	}
-	add(o, "id", json_object_new_int64(t->id));
-	add(o, "state", json_object_new_string(sp_trace_state_str(t->state)));
-	add(o, "error", t->has_error || t->has_error_msg ?
-	    jstr_or_null(sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
-					  t->error)) : NULL);
-	add(o, "start_ns", ju64(t->start_ns));
-	add(o, "elapsed_ns", ju64(t->elapsed_ns));
+	json_trace_head(o, t);
 	add(o, "cpu_ns", t->has_cpu ? ju64(t->cpu_ns) : NULL);
 	add(o, "cpu_ns_per_1000_samples", sp_tl_cpu_per_1000(tl, &cpu) ? jdouble(cpu, 1) : NULL);
 	add(o, "samples_received", ju64(tl->received));

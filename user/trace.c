@@ -382,14 +382,8 @@ static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	if (a->output && write_output(a, &t))
 		rc = SP_EXIT_ERROR;
-	if (t.tl.trace.state == SPARKPERF_TRACE_STATE_FAILED) {
-		const struct sp_trace *tr = &t.tl.trace;
-		const char *why = sp_session_error(tr->has_error_msg, tr->error_msg,
-						   tr->has_error, tr->error);
-
-		sp_err(stderr, "%s", why ? why : "the trace failed");
+	if (sp_tracerun_failed(&t))
 		rc = SP_EXIT_ERROR;
-	}
 out_trace:
 	sp_tracerun_close(&t);
 out_run:

@@ -472,6 +472,18 @@ int sp_tracerun_finish(struct sp_tracerun *r)
 	return ret;
 }
 
+bool sp_tracerun_failed(const struct sp_tracerun *r)
+{
+	const struct sp_trace *t = &r->tl.trace;
+	const char *why;
+
+	if (t->state != SPARKPERF_TRACE_STATE_FAILED)
+		return false;
+	why = sp_session_error(t->has_error_msg, t->error_msg, t->has_error, t->error);
+	sp_err(stderr, "%s", why ? why : "the trace failed");
+	return true;
+}
+
 void sp_tracerun_close(struct sp_tracerun *r)
 {
 	if (r->open)

@@ -103,6 +103,9 @@ int sp_tracerun_drain(struct sp_tracerun *r);
 int sp_tracerun_finish(struct sp_tracerun *r);
 void sp_tracerun_close(struct sp_tracerun *r);
 
+/* When the trace failed (its device went away): says why on stderr, true. */
+bool sp_tracerun_failed(const struct sp_tracerun *r);
+
 /*
  * "lat run ... trace on", "bw run ... trace on", "bench ... trace": a trace
  * of the ports of names (RDMA devices or netdevs, as sp_port_pairs_add()
