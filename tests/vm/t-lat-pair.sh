@@ -38,6 +38,7 @@ sp_barrier runs-done
 if sp_is_b; then
 	sp_test "spark2: served the three sessions, none left" \
 		sp_wait_for served_three 10
+	sp_test "spark2: server stop" sparkperf-ctl server stop
 fi
 rm -rf "$tmp"
 sp_plan_done
