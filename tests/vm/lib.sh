@@ -123,6 +123,21 @@ filter: $sp_filter_"
 	rm -f "$SP_CHECKS" "$SP_CHECKS.results"
 }
 
+# sp_one_error STATUS PATTERN CMD...: CMD exits with STATUS (an extended
+# regex over the number, such as "1|2") and says why in exactly one line
+# on stderr that matches PATTERN; that line is shown and CMD's stdout is
+# left in $sp_out_.
+sp_one_error() {
+	sp_status_=$1 sp_pat_=$2
+	shift 2
+	sp_out_=$("$@" 2>"$SP_CHECKS.err")
+	sp_rc_=$?
+	cat "$SP_CHECKS.err"
+	echo "$sp_rc_" | grep -qxE "$sp_status_" &&
+		[ "$(wc -l <"$SP_CHECKS.err")" -eq 1 ] &&
+		grep -q -- "$sp_pat_" "$SP_CHECKS.err"
+}
+
 sp_wait_for() {
 	sp_end_=$(($(date +%s%N) / 1000000 + ${2:-10} * 1000))
 	until eval "$1" >/dev/null 2>&1; do

@@ -100,11 +100,8 @@ bidir() {
 }
 
 bidir_read_refused() {
-	sparkperf-ctl bw run peer "$addr" op read bidir iters 10 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -q '^Error: .*bidirectional' "$tmp/err"
+	sp_one_error 1 '^Error: .*bidirectional' \
+		sparkperf-ctl bw run peer "$addr" op read bidir iters 10
 }
 
 size_sweep() {
@@ -122,18 +119,13 @@ text_table() {
 }
 
 memory_cap() {
-	sparkperf-ctl bw run peer "$addr" size 8M qps 64 iters 1 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && no_session
+	sp_one_error 1 '' sparkperf-ctl bw run peer "$addr" size 8M qps 64 iters 1 &&
+		no_session
 }
 
 unprivileged_refused() {
-	sp_as_nobody sparkperf-ctl bw run peer "$addr" iters 10 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -qi 'not permitted' "$tmp/err"
+	sp_one_error 1 'not permitted' \
+		sp_as_nobody sparkperf-ctl bw run peer "$addr" iters 10
 }
 
 interrupted_keeps_results() {

@@ -86,11 +86,8 @@ near_perftest() {
 }
 
 unprivileged_refused() {
-	sp_as_nobody sparkperf-ctl lat run peer "$addr" iters 10 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		grep -qi 'not permitted' "$tmp/err"
+	sp_one_error 1 'not permitted' \
+		sp_as_nobody sparkperf-ctl lat run peer "$addr" iters 10
 }
 
 no_listener() {

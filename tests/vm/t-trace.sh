@@ -105,24 +105,15 @@ bw_traced() {
 # refused ARGS... -- PATTERN: exit 1 (error) or 2 (usage), one line
 # matching PATTERN on stderr, nothing on stdout, no trace left
 refused() {
-	local args=() pat
+	local args=()
 	while [ "$1" != -- ]; do args+=("$1"); shift; done
-	pat=$2
-	sparkperf-ctl "${args[@]}" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	{ [ $rc -eq 1 ] || [ $rc -eq 2 ]; } && [ ! -s "$tmp/out" ] &&
-		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "$pat" "$tmp/err" &&
+	sp_one_error '1|2' "$2" sparkperf-ctl "${args[@]}" && [ -z "$sp_out_" ] &&
 		no_trace
 }
 
 unprivileged_refused() {
-	sp_as_nobody sparkperf-ctl trace record dev "$dev" duration 1 \
-		>"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	cat "$tmp/err"
-	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
-		grep -q 'CAP_NET_ADMIN' "$tmp/err"
+	sp_one_error 1 CAP_NET_ADMIN \
+		sp_as_nobody sparkperf-ctl trace record dev "$dev" duration 1
 }
 
 interrupted_keeps_report() {
