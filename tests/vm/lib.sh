@@ -21,8 +21,9 @@
 #   sp_wait_for CMD TIMEOUT      poll the shell command string CMD (eval'd)
 #                                every 0.2 s until it succeeds; 1 on timeout
 #   sp_barrier NAME [TIMEOUT]    pair mode: wait until the peer VM reached the
-#                                same barrier (default 120 s); 0 at once in
-#                                single mode; 1 on timeout
+#                                same barrier of the same test (default
+#                                120 s); 0 at once in single mode; 1 on
+#                                timeout or on a NAME used twice in a test
 #   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2)
 #   sp_as_nobody CMD [ARGS...]   run CMD as nobody, without any capability
 #   sp_check N DESC FILTER       queue a check: line N of the next sp_checks
@@ -168,17 +169,24 @@ sp_is_pair() { [ "${SP_VM_ROLE:-single}" != single ]; }
 sp_is_a() { [ "${SP_VM_ROLE:-}" = a ]; }
 sp_is_b() { [ "${SP_VM_ROLE:-}" = b ]; }
 
-# Each VM creates SP_SHARED/.barrier-NAME-<vm>, then waits for the peer's.
-# 9p reads go to the host each time, so each VM sees the other's files.
+# Each VM creates SP_SHARED/.barrier-TEST-NAME-<vm>, then waits for the
+# peer's. 9p reads go to the host each time, so each VM sees the other's
+# files. The files outlive the test, so they are named after it: a later
+# test's barrier of the same name must not find them and pass at once.
 sp_barrier() {
 	sp_is_pair || return 0
 	case "$SP_VM_NAME" in
 	spark1) sp_peer_=spark2 ;;
 	*) sp_peer_=spark1 ;;
 	esac
-	: >"$SP_SHARED/.barrier-$1-$SP_VM_NAME" || return 1
-	sp_wait_for "[ -e '$SP_SHARED/.barrier-$1-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]" "${2:-120}"
-	if [ ! -e "$SP_SHARED/.barrier-$1-$sp_peer_" ]; then
+	sp_bar_=$SP_SHARED/.barrier-$(basename "$0" .sh)-$1
+	if [ -e "$sp_bar_-$SP_VM_NAME" ]; then
+		sp_diag "barrier '$1' reached twice in $(basename "$0")"
+		return 1
+	fi
+	: >"$sp_bar_-$SP_VM_NAME" || return 1
+	sp_wait_for "[ -e '$sp_bar_-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]" "${2:-120}"
+	if [ ! -e "$sp_bar_-$sp_peer_" ]; then
 		sp_diag "barrier '$1': $sp_peer_ did not arrive within ${2:-120}s (or its VM stopped)"
 		return 1
 	fi
