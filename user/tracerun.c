@@ -523,11 +523,20 @@ static bool pair_of_ifindex(const struct sp_dev_list *devs, uint32_t ifindex,
 	return false;
 }
 
+/* Appends ", name" (the first without the comma) while it fits. */
+static void untraced_add(char *list, size_t size, const char *name)
+{
+	size_t len = strlen(list);
+
+	snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
+}
+
 int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *cmd,
 			const char *const *names, size_t n_names, const struct sp_addr *peers,
 			size_t n_peers, bool all)
 {
 	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX], p;
+	char untraced[256] = "";
 	struct sp_trace_config *cfg;
 	struct sp_dev_list list;
 	struct sp_trace t;
@@ -546,14 +555,17 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	if (ret)
 		return ret;
 	for (i = 0; i < n_names; i++)
-		sp_port_pairs_add(&list, names[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n);
+		if (sp_port_pairs_add(&list, names[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2,
+				      &n) == -ENOSPC)
+			untraced_add(untraced, sizeof(untraced), names[i]);
 	if (!n_names && n_peers && !sp_rtnl_open(&rt)) {
 		for (i = 0; i < n_peers; i++) {
 			struct sp_route route;
 
 			if (!sp_nl_route_get(&rt, &peers[i], &route) && route.oif &&
-			    pair_of_ifindex(&list, route.oif, &p))
-				pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p);
+			    pair_of_ifindex(&list, route.oif, &p) &&
+			    pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p) == -ENOSPC)
+				untraced_add(untraced, sizeof(untraced), p.rdma);
 		}
 		sp_nl_close(&rt);
 	}
@@ -561,7 +573,8 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	for (i = 0; all && !n && i < list.n; i++)
 		for (k = 0; k < list.devs[i].n_ports; k++) {
 			pair_of_port(&list.devs[i], &list.devs[i].ports[k], &p);
-			pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p);
+			if (pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p) == -ENOSPC)
+				untraced_add(untraced, sizeof(untraced), p.rdma);
 		}
 	sp_dev_list_free(&list);
 	if (!n) {
@@ -583,9 +596,13 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	cfg->buffer_bytes = SP_RUN_TRACE_BUFFER;
 	ret = trace_start(r, cfg, false, &t);
 	free(cfg);
-	if (!ret)
-		sp_trace_free(&t);
-	return ret;
+	if (ret)
+		return ret;
+	sp_trace_free(&t);
+	if (untraced[0])
+		fprintf(stderr, "Warning: a trace holds at most %d ports; not traced: %s.\n",
+			SPARKPERF_TRACE_TARGETS_MAX / 2, untraced);
+	return 0;
 }
 
 int sp_run_traces_init(struct sp_run_traces *rt, bool on, size_t max)

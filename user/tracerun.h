@@ -112,7 +112,8 @@ bool sp_tracerun_failed(const struct sp_tracerun *r);
  * maps them with the module's device list), else of the RDMA devices whose
  * netdevs route to peers, else (all) of every RDMA port; every source every
  * 10 ms, the default globs, read back from the ring (no group). Nothing is
- * reported: 0, or -errno with r->open false when the socket could not be
+ * reported but the ports beyond a trace's capacity, named in a warning on
+ * stderr: 0, or -errno with r->open false when the socket could not be
  * opened (-ENOENT: the module is missing), r->no_target when there was
  * nothing to trace (-ENODEV), else the kernel's answer in r->nl.err (-EPERM
  * without CAP_NET_ADMIN). cmd names the command in messages.

@@ -170,6 +170,36 @@ rmmod_mid_trace() {
 	[ $rc -ne 0 ] && [ $rc -ne 137 ]
 }
 
+# bench traces at most SPARKPERF_TRACE_TARGETS_MAX / 2 ports (a netdev and
+# an RDMA port each) and names the ones it leaves out: rxe0 and four more
+# soft-RoCE devices on dummy netdevs with their own addresses, each its own
+# peer (no server listens: the perftest clients fail, the trace was taken).
+bench_names_untraced() {
+	local i peers=$SP_VM_ADDR devs=$dev rc=0
+	for i in 1 2 3 4; do
+		ip link add "spun$i" type dummy &&
+		ip link set "spun$i" mtu 9000 up &&
+		ip addr add "10.99.$i.1/24" dev "spun$i" &&
+		rdma link add "spur$i" type rxe netdev "spun$i" || rc=1
+		peers=$peers,10.99.$i.1 devs=$devs,spur$i
+	done
+	[ $rc = 0 ] && {
+		sparkperf-ctl -j bench perftest peer "$peers" dev "$devs" iters 5 \
+			timeout 30 trace >"$tmp/bu.json" 2>"$tmp/bu.err"
+		grep Warning "$tmp/bu.err"
+		jq -c '[.trace.streams[] | select(.source == "rdma") | .target]' "$tmp/bu.json"
+		grep -qx "Warning: a trace holds at most 4 ports; not traced: spur4\(, spun4\)\?\." \
+			"$tmp/bu.err" &&
+		jq -e --arg d "$dev" '[.trace.streams[] | select(.source == "rdma") |
+			.target] == [$d, "spur1", "spur2", "spur3"]' "$tmp/bu.json" >/dev/null
+	} || rc=1
+	for i in 1 2 3 4; do
+		rdma link delete "spur$i" 2>/dev/null
+		ip link delete "spun$i" 2>/dev/null
+	done
+	return $rc
+}
+
 sp_test "counters: every source, values agree with sysfs and hw_counters" counters_agree
 sp_test "counters without CAP_NET_ADMIN, selected by glob" counters_unprivileged
 sp_test "trace: achieved period within 10%, misses counted, CSV and JSON files" \
@@ -191,6 +221,8 @@ sp_test "without CAP_NET_ADMIN: trace refused, one line" unprivileged_refused
 sp_test "Ctrl-C stops the trace and still reports" interrupted_keeps_report
 sp_test "SIGKILL of the CLI releases the trace and its thread" sigkill_releases
 sp_test "watch: plain lines and JSON lines without a terminal" watch_lines
+sp_test "bench trace: the ports beyond a trace's four named in a warning" \
+	bench_names_untraced
 sp_test "rmmod mid-trace: the CLI ends with an error, clean unload" rmmod_mid_trace
 
 rm -rf "$tmp"
