@@ -570,7 +570,8 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 		sp_nl_close(&rt);
 	}
 	/* not told by the route (a local address): every RDMA port */
-	for (i = 0; all && !n && i < list.n; i++)
+	all = all && !n;
+	for (i = 0; all && i < list.n; i++)
 		for (k = 0; k < list.devs[i].n_ports; k++) {
 			pair_of_port(&list.devs[i], &list.devs[i].ports[k], &p);
 			if (pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p) == -ENOSPC)

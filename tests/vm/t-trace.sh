@@ -170,6 +170,26 @@ rmmod_mid_trace() {
 	[ $rc -ne 0 ] && [ $rc -ne 137 ]
 }
 
+# A run to a local address (its route leaves by lo, no RDMA port) traces
+# every RDMA device: rxe0 and one more on a dummy netdev.
+lat_traced_every_device() {
+	local rc=0
+	ip link add spev0 type dummy && ip link set spev0 up &&
+	rdma link add spevr0 type rxe netdev spev0 || rc=1
+	if [ $rc = 0 ]; then
+		sparkperf-ctl -j lat run peer "$addr" iters 20 trace on \
+			>"$tmp/lt.json" 2>"$tmp/lt.err" || { cat "$tmp/lt.err"; rc=1; }
+		jq -c '[.. | objects | select(has("streams")) | .streams[] |
+			{source, target}]' "$tmp/lt.json"
+		jq -e --arg d "$dev" '[.. | objects | select(has("streams")) |
+			.streams[] | select(.source == "rdma") | .target] | unique ==
+			([$d, "spevr0"] | sort)' "$tmp/lt.json" >/dev/null || rc=1
+	fi
+	rdma link delete spevr0 2>/dev/null
+	ip link delete spev0 2>/dev/null
+	return $rc
+}
+
 # bench traces at most SPARKPERF_TRACE_TARGETS_MAX / 2 ports (a netdev and
 # an RDMA port each) and names the ones it leaves out: rxe0 and four more
 # soft-RoCE devices on dummy netdevs with their own addresses, each its own
@@ -206,6 +226,8 @@ sp_test "trace: achieved period within 10%, misses counted, CSV and JSON files" 
 	period_accuracy
 sp_test "server start" sparkperf-ctl server start
 sp_test "bw run with trace on: sent_pkts delta covers the data packets" bw_traced
+sp_test "lat run to a local address with trace on: every RDMA device traced" \
+	lat_traced_every_device
 sp_test "server stop" sparkperf-ctl server stop
 sp_test "unknown device: one error line, no trace" \
 	refused trace record dev nosuch0 duration 1 -- "^Error: .*'nosuch0'"
