@@ -490,7 +490,8 @@ def drain_watch(wsock, tid, watch, timeout=0.0):
                 for st in msg.get("streams", []):
                     watch["tables"].append({"stream": st.get("index"),
                                             "version": st.get("version"),
-                                            "names": len(st.get("names", []))})
+                                            "names": len(st.get("names", [])),
+                                            "truncated": bool(st.get("truncated"))})
             elif body[0] == CMD_TRACE_END:
                 watch["end"] = msg
         timeout = 0.0

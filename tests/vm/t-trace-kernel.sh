@@ -283,6 +283,30 @@ sp_check 1 "a table change: version 2, TRACE_TABLE multicast" \
 	 .watch.tables[0].names == (.result.streams[0].names | length)'
 sp_checks "$tmp/out"
 
+# The table grows (veth: 1 + 9 names per queue pair). At 4 pairs a stream
+# of all 37 names gets 37 + 37 / 2 + 16 = 71 slots, the ethtool buffers
+# 37 + 37 / 2 + 64 = 119 names: 8 pairs (73 names) overflow the slots
+# (the first 71 kept, TRUNCATED), 16 pairs (145) the buffers (the trace
+# fails, saying so).
+"$nlraw" trace-start --target netdev=sptv0 --glob 'ethtool:*' \
+	duration_ms:u32:20000 --watch --wait-trace --ready "$tmp/ready6" \
+	>"$tmp/out" &
+bg=$!
+sp_wait_for "[ -e $tmp/ready6 ]" 60
+sleep 0.5
+sp_test "ethtool -L sptv0 rx 8 tx 8" ethtool -L sptv0 rx 8 tx 8
+sleep 0.5
+sp_test "ethtool -L sptv0 rx 16 tx 16" ethtool -L sptv0 rx 16 tx 16
+wait $bg
+sp_check 1 "a table beyond the slots: the first ones kept, TRUNCATED; beyond the buffers: failed, E2BIG, saying so" \
+	'.watch.tables == [{"stream": 0, "version": 2, "names": 71, "truncated": true}] and
+	 .result.streams[0].version == 2 and .result.streams[0].truncated and
+	 (.result.streams[0].names | length) == 71 and
+	 .result.state == 3 and .result.error == -7 and
+	 (.result.error_msg | test("sptv0 grew from 73 to more than 119 names")) and
+	 .watch.end.state == 3'
+sp_checks "$tmp/out"
+
 # The traced netdev is unregistered.
 ip link add sptr0 type dummy
 ip link set sptr0 up
