@@ -267,13 +267,20 @@ sp_check 1 "TRACE_STOP mid-run: stopped, its samples still readable" \
 	 .samples.count == .result.seq_next and .watch.end.state == 2'
 sp_checks "$tmp/out"
 
+# sptv0_trace DURATION_MS: a watched trace of every ethtool name of sptv0
+# in the background ($bg), returning once it samples
+sptv0_trace() {
+	rm -f "$tmp/ready-sptv0"
+	"$nlraw" trace-start --target netdev=sptv0 --glob 'ethtool:*' \
+		duration_ms:u32:"$1" --watch --wait-trace --ready "$tmp/ready-sptv0" \
+		>"$tmp/out" &
+	bg=$!
+	sp_wait_for "[ -e $tmp/ready-sptv0 ]" 60
+	sleep 0.5
+}
+
 # The ethtool name table changes: fewer queues, fewer statistics.
-"$nlraw" trace-start --target netdev=sptv0 --glob 'ethtool:*' \
-	duration_ms:u32:6000 --watch --wait-trace --ready "$tmp/ready1" \
-	>"$tmp/out" &
-bg=$!
-sp_wait_for "[ -e $tmp/ready1 ]" 60
-sleep 0.5
+sptv0_trace 6000
 sp_test "ethtool -L sptv0 rx 4 tx 4" ethtool -L sptv0 rx 4 tx 4
 wait $bg
 sp_check 1 "a table change: version 2, TRACE_TABLE multicast" \
@@ -288,12 +295,7 @@ sp_checks "$tmp/out"
 # 37 + 37 / 2 + 64 = 119 names: 8 pairs (73 names) overflow the slots
 # (the first 71 kept, TRUNCATED), 16 pairs (145) the buffers (the trace
 # fails, saying so).
-"$nlraw" trace-start --target netdev=sptv0 --glob 'ethtool:*' \
-	duration_ms:u32:20000 --watch --wait-trace --ready "$tmp/ready6" \
-	>"$tmp/out" &
-bg=$!
-sp_wait_for "[ -e $tmp/ready6 ]" 60
-sleep 0.5
+sptv0_trace 20000
 sp_test "ethtool -L sptv0 rx 8 tx 8" ethtool -L sptv0 rx 8 tx 8
 sleep 0.5
 sp_test "ethtool -L sptv0 rx 16 tx 16" ethtool -L sptv0 rx 16 tx 16
