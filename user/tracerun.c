@@ -523,25 +523,46 @@ static bool pair_of_ifindex(const struct sp_dev_list *devs, uint32_t ifindex,
 	return false;
 }
 
-/* Appends ", name" (the first without the comma) while it fits. */
-static void untraced_add(char *list, size_t size, const char *name)
+void sp_port_pair_label(const struct sp_port_pair *p, char *buf, size_t size)
 {
-	size_t len = strlen(list);
+	if (p->has_netdev && p->has_rdma)
+		snprintf(buf, size, "%s (%s)", p->netdev, p->rdma);
+	else if (p->has_netdev)
+		snprintf(buf, size, "%s", p->netdev);
+	else
+		snprintf(buf, size, "%s/%u", p->rdma, p->port);
+}
 
-	snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
+/* The ports a run's trace holds; those found beyond them are named. */
+#define RUN_TRACE_PORTS (SPARKPERF_TRACE_TARGETS_MAX / 2)
+#define RUN_PORTS_MAX 32
+
+/* "Warning: ..." naming the ports found beyond the first RUN_TRACE_PORTS. */
+static void warn_untraced(const struct sp_port_pair *found, size_t n_found, bool more)
+{
+	char label[SP_IFNAME_MAX + SPARKPERF_DEV_NAME_MAX + 4];
+	size_t i;
+
+	fprintf(stderr, "Warning: a trace holds at most %d ports; not traced:",
+		RUN_TRACE_PORTS);
+	for (i = RUN_TRACE_PORTS; i < n_found; i++) {
+		sp_port_pair_label(&found[i], label, sizeof(label));
+		fprintf(stderr, "%s %s", i > RUN_TRACE_PORTS ? "," : "", label);
+	}
+	fprintf(stderr, "%s.\n", more ? " and more" : "");
 }
 
 int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *cmd,
 			const char *const *names, size_t n_names, const struct sp_addr *peers,
 			size_t n_peers, bool all)
 {
-	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX], p;
-	char untraced[256] = "";
+	struct sp_port_pair found[RUN_PORTS_MAX], p;
 	struct sp_trace_config *cfg;
 	struct sp_dev_list list;
 	struct sp_trace t;
 	size_t n = 0, i, k;
 	struct sp_nl rt;
+	bool more = false;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -555,17 +576,14 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	if (ret)
 		return ret;
 	for (i = 0; i < n_names; i++)
-		if (sp_port_pairs_add(&list, names[i], pairs, SPARKPERF_TRACE_TARGETS_MAX / 2,
-				      &n) == -ENOSPC)
-			untraced_add(untraced, sizeof(untraced), names[i]);
+		more |= sp_port_pairs_add(&list, names[i], found, RUN_PORTS_MAX, &n) == -ENOSPC;
 	if (!n_names && n_peers && !sp_rtnl_open(&rt)) {
 		for (i = 0; i < n_peers; i++) {
 			struct sp_route route;
 
 			if (!sp_nl_route_get(&rt, &peers[i], &route) && route.oif &&
-			    pair_of_ifindex(&list, route.oif, &p) &&
-			    pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p) == -ENOSPC)
-				untraced_add(untraced, sizeof(untraced), p.rdma);
+			    pair_of_ifindex(&list, route.oif, &p))
+				more |= pair_add(found, RUN_PORTS_MAX, &n, &p) == -ENOSPC;
 		}
 		sp_nl_close(&rt);
 	}
@@ -574,8 +592,7 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	for (i = 0; all && i < list.n; i++)
 		for (k = 0; k < list.devs[i].n_ports; k++) {
 			pair_of_port(&list.devs[i], &list.devs[i].ports[k], &p);
-			if (pair_add(pairs, SPARKPERF_TRACE_TARGETS_MAX / 2, &n, &p) == -ENOSPC)
-				untraced_add(untraced, sizeof(untraced), p.rdma);
+			more |= pair_add(found, RUN_PORTS_MAX, &n, &p) == -ENOSPC;
 		}
 	sp_dev_list_free(&list);
 	if (!n) {
@@ -585,8 +602,8 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	cfg = calloc(1, sizeof(*cfg));
 	if (!cfg)
 		return -ENOMEM;
-	sp_port_pairs_targets(pairs, n, cfg->targets, SPARKPERF_TRACE_TARGETS_MAX,
-			      &cfg->n_targets);
+	sp_port_pairs_targets(found, n < RUN_TRACE_PORTS ? n : RUN_TRACE_PORTS, cfg->targets,
+			      SPARKPERF_TRACE_TARGETS_MAX, &cfg->n_targets);
 	for (i = 0; i < sp_n_default_globs; i++)
 		cfg->globs[i] = sp_default_globs[i];
 	cfg->n_globs = sp_n_default_globs;
@@ -600,9 +617,8 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	if (ret)
 		return ret;
 	sp_trace_free(&t);
-	if (untraced[0])
-		fprintf(stderr, "Warning: a trace holds at most %d ports; not traced: %s.\n",
-			SPARKPERF_TRACE_TARGETS_MAX / 2, untraced);
+	if (n > RUN_TRACE_PORTS)
+		warn_untraced(found, n, more);
 	return 0;
 }
 

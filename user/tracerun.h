@@ -36,6 +36,9 @@ struct sp_port_pair {
 int sp_port_pairs_add(const struct sp_dev_list *devs, const char *name,
 		      struct sp_port_pair *pairs, size_t max, size_t *n);
 
+/* Pure: "NETDEV (RDMA)", "NETDEV" or "RDMA/PORT", as watch and warnings name a port. */
+void sp_port_pair_label(const struct sp_port_pair *p, char *buf, size_t size);
+
 /* Pure: the targets of the pairs (netdev, then RDMA port), -ENOSPC beyond max. */
 int sp_port_pairs_targets(const struct sp_port_pair *pairs, size_t n,
 			  struct sp_trace_target *targets, size_t max, size_t *n_targets);

@@ -321,10 +321,7 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 		}
 		p->netdev = pairs[i].netdev;
 		p->rdma = pairs[i].has_rdma ? pairs[i].rdma : NULL;
-		if (p->rdma)
-			snprintf(p->name, sizeof(p->name), "%s (%s)", p->netdev, p->rdma);
-		else
-			snprintf(p->name, sizeof(p->name), "%s", p->netdev);
+		sp_port_pair_label(&pairs[i], p->name, sizeof(p->name));
 		if (!strcmp(scale, "link"))
 			p->v.link_bps = pairs[i].rate_mbps * 1e6;
 		w.netdevs[w.n] = p->netdev;

@@ -298,6 +298,7 @@ START_TEST(test_port_pairs)
 	struct sp_trace_target t[8];
 	struct sp_port_pair p[4];
 	size_t n = 0, nt;
+	char label[64];
 
 	/* the RDMA device: both ports, the first with its netdev */
 	ck_assert_int_eq(sp_port_pairs_add(&list, "rocep1s0f0", p, 4, &n), 0);
@@ -321,6 +322,13 @@ START_TEST(test_port_pairs)
 	ck_assert(!t[3].rdma && !strcmp(t[3].name, "lo"));
 	ck_assert_int_eq(sp_port_pairs_targets(p, n, t, 3, &nt), -ENOSPC);
 	ck_assert_int_eq(sp_port_pairs_add(&list, "eth9", p, 3, &n), -ENOSPC);
+	/* how watch and warnings name them */
+	sp_port_pair_label(&p[0], label, sizeof(label));
+	ck_assert_str_eq(label, "enp1s0f0np0 (rocep1s0f0)");
+	sp_port_pair_label(&p[1], label, sizeof(label));
+	ck_assert_str_eq(label, "rocep1s0f0/2");
+	sp_port_pair_label(&p[2], label, sizeof(label));
+	ck_assert_str_eq(label, "lo");
 }
 END_TEST
 
