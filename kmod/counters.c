@@ -20,6 +20,7 @@
 
 #include "compat.h"
 #include "counters.h"
+#include "device.h"
 #include "netlink.h"
 
 /* Bound on a driver's ethtool table, and room for it to grow in a trace. */
@@ -265,7 +266,7 @@ static int sp_target_open_rdma(struct sp_target *tg, struct nlattr **tb,
 	tg->is_rdma = true;
 	nla_strscpy(tg->name, attr, sizeof(tg->name));
 	tg->port = port ? nla_get_u32(port) : 1;
-	ibdev = ib_device_get_by_name(tg->name, RDMA_DRIVER_UNKNOWN);
+	ibdev = sp_device_get(tg->name);
 	if (!ibdev) {
 		NL_SET_BAD_ATTR(extack, attr);
 		sp_set_err_msg_fmt(extack, "no RDMA device with this name",

@@ -392,6 +392,28 @@ bool sp_device_lookup(const char *name, int *node)
 	return spdev;
 }
 
+/*
+ * The registered RDMA device called @name, held (ib_device_put() it), or
+ * NULL. The RDMA core's ib_device_get_by_name() is not for modules.
+ */
+struct ib_device *sp_device_get(const char *name)
+{
+	struct ib_device *ibdev = NULL;
+	struct sp_device *spdev;
+	unsigned long index;
+
+	mutex_lock(&sp_devices_lock);
+	xa_for_each(&sp_devices, index, spdev) {
+		if (!strcmp(name, dev_name(&spdev->ibdev->dev))) {
+			if (ib_device_try_get(spdev->ibdev))
+				ibdev = spdev->ibdev;
+			break;
+		}
+	}
+	mutex_unlock(&sp_devices_lock);
+	return ibdev;
+}
+
 /* Whether @ibdev is in the registry: its remove has not begun. */
 bool sp_device_present(const struct ib_device *ibdev)
 {
