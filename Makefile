@@ -11,10 +11,15 @@
 # running kernel has none.
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# KVER picks the VMs' kernel: a release or a series of scripts/kernel-pkgs
+# (7.3, 6.12-rt, 7.3-arm64); by default the Debian kernel whose headers are
+# installed, whose headers also serve style and dkms-check.
+export KVER
 VM_KVER = $(shell scripts/kver)
-VM_KERNELDIR = /usr/src/linux-headers-$(VM_KVER)
+HOST_KVER = $(shell KVER= scripts/kver)
+HOST_KERNELDIR = /usr/src/linux-headers-$(HOST_KVER)
 RUNNING_KERNELDIR := /lib/modules/$(shell uname -r)/build
-KERNELDIR ?= $(if $(wildcard $(RUNNING_KERNELDIR)),$(RUNNING_KERNELDIR),$(VM_KERNELDIR))
+KERNELDIR ?= $(if $(wildcard $(RUNNING_KERNELDIR)),$(RUNNING_KERNELDIR),$(HOST_KERNELDIR))
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -48,7 +53,7 @@ style:
 	shellcheck -s bash user/completion/sparkperf-ctl
 	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
-	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS) sparse
+	$(MAKE) -C kmod KERNELDIR=$(HOST_KERNELDIR) $(KMOD_FLAGS) sparse
 
 # sparkperf-ctl switch against a RouterOS API test double on 127.0.0.1.
 switch-check: user
@@ -57,15 +62,22 @@ switch-check: user
 .PHONY: switch-check
 
 dkms-check:
-	scripts/dkms-check $(VM_KVER)
+	scripts/dkms-check $(HOST_KVER)
 
-# The module for arm64 (DGX OS), cross-built against Debian's arm64 headers.
-cross-check:
-	scripts/cross-check
+# The build matrix: the module, warnings as errors, against Debian's
+# packaged headers of every kernel series sparkperf supports, for amd64 and
+# arm64 (cross), each with the compiler its kernel was built with.
+KERNELS_BUILT = 6.1 6.12 7.2 7.3
+kernels-check:
+	@for k in $(KERNELS_BUILT); do for a in amd64 arm64; do \
+		ko=$$(scripts/kmod-build --werror $$k-$$a) || exit 1; \
+		echo "kernels-check: $$(modinfo -F vermagic $$ko | cut -d' ' -f1): ok ($$(file -b $$ko | cut -d, -f2 | sed 's/^ //'))"; \
+	done; done
 
-# The VM suites boot Debian's kernel, so the module is built for it.
+# The VM suites boot Debian's kernel, so the module is built for it, from
+# Debian's packaged headers, with its compiler (scripts/kmod-build).
 vm-kmod:
-	$(MAKE) -C kmod KERNELDIR=$(VM_KERNELDIR) $(KMOD_FLAGS)
+	scripts/kmod-build $(if $(KMOD_FLAGS),--werror) $(VM_KVER) >/dev/null
 
 vm-check: vm-kmod user
 	scripts/vm-suite
@@ -81,7 +93,7 @@ bench: deps
 		scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
-	$(MAKE) WERROR=1 KERNELDIR=$(VM_KERNELDIR) style unit switch-check dkms-check cross-check vm-check
+	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-check
 
 demo: deps
 	$(MAKE) vm-kmod user
@@ -102,5 +114,5 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all kmod user deps unit style dkms-check cross-check vm-kmod vm-check bench check demo \
+.PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-check bench check demo \
 	install dkms-install clean
