@@ -79,7 +79,17 @@ kernels-check:
 vm-kmod:
 	scripts/kmod-build $(if $(KMOD_FLAGS),--werror) $(VM_KVER) >/dev/null
 
-vm-check: vm-kmod user
+# The CLI the VMs run: arm64 guests (KVER=7.3-arm64) get one cross-built
+# against Debian's :arm64 libraries, beside the in-tree build.
+vm-user:
+	$(MAKE) $(if $(filter %-arm64,$(VM_KVER)),arm64-user,user)
+
+arm64-user:
+	$(MAKE) -C user O=$(CURDIR)/build/arm64/user CC=aarch64-linux-gnu-gcc \
+		PKG_CONFIG="env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config" \
+		$(USER_FLAGS)
+
+vm-check: vm-kmod vm-user
 	scripts/vm-suite
 
 # Benchmarks (not tests): sparkperf against the reference tools in one VM,
@@ -88,7 +98,7 @@ vm-check: vm-kmod user
 # Linux picks the HPET, which emulation makes cost tens of us per read.
 BENCH ?= lat bw trace
 bench: deps
-	$(MAKE) vm-kmod user
+	$(MAKE) vm-kmod vm-user
 	SPARKPERF_VM_APPEND="clocksource=tsc tsc=reliable" \
 		scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
@@ -96,7 +106,7 @@ check: deps
 	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-check
 
 demo: deps
-	$(MAKE) vm-kmod user
+	$(MAKE) vm-kmod vm-user
 	scripts/demo
 
 install: user
@@ -114,5 +124,6 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-check bench check demo \
+.PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check \
+	bench check demo \
 	install dkms-install clean
