@@ -93,13 +93,13 @@ static void sp_bw_add(u64 *counter, u64 n)
 }
 
 /*
- * The end of a polling round: the CPU goes to whoever waits for it (the
- * kernel may not preempt us), and once rounds have found nothing to do
- * for a while (@busy false), we sleep a little, then longer.
+ * The end of a polling round: the CPU goes to whoever waits for it
+ * (sp_cpu_share()), and once rounds have found nothing to do for a while
+ * (@busy false), we sleep a little, then longer.
  */
 static void sp_bw_yield(u64 *idle_since, bool busy, u64 now)
 {
-	cond_resched();
+	sp_cpu_share();
 	if (busy) {
 		*idle_since = 0;
 		return;

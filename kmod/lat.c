@@ -12,14 +12,15 @@
  *   read   RDMA READ of SIZE bytes from the server's buffer; the round trip
  *          ends at its completion; the server's CPU takes no part
  *
- * Inside a round trip the thread spins with preemption off, so the clock
- * includes no context switch; the one exception, a round trip that has
- * lasted 10 ms while another task waits for the CPU, is counted
- * (SPARKPERF_A_LAT_RT_YIELDS): soft-RoCE on a single CPU needs it. Every
- * loop inside a round trip is bounded (SP_RTT_TIMEOUT_NS) and checks the
- * stop flags every SP_SPIN_CHECK spins. Between round trips the thread
- * records the sample, closes intervals and yields with cond_resched() once
- * a millisecond.
+ * The thread spins on a CPU of its own. Every SP_SPIN_CHECK spins it
+ * offers that CPU to another task runnable on it (sp_cpu_share()), inside
+ * a round trip too: soft-RoCE's workers need it to end the trip at all, and
+ * on PREEMPT_RT everything we call may sleep, so no spin is made with
+ * preemption off. A round trip during which the thread lost its CPU is
+ * counted (SPARKPERF_A_LAT_RT_YIELDS); on a CPU kept free for it (a NIC
+ * that needs none) there are none. Every loop inside a round trip is
+ * bounded (SP_RTT_TIMEOUT_NS) and checks the stop flags. Between round
+ * trips the thread records the sample and closes intervals.
  *
  * The interval series and the choice of CPUs for polling threads serve the
  * bandwidth engine (bw.c) too.
@@ -44,8 +45,6 @@
 #define SP_RTT_TIMEOUT_NS (5ULL * NSEC_PER_SEC)
 #define SP_IDLE_TIMEOUT_NS (10ULL * NSEC_PER_SEC)
 #define SP_READY_TIMEOUT_MS 5000
-#define SP_YIELD_NS NSEC_PER_MSEC
-#define SP_RT_YIELD_NS (10 * NSEC_PER_MSEC)
 #define SP_SPIN_CHECK 64
 /* Samples per SPARKPERF_A_SAMPLES_DATA: the attribute stays below 64 KiB. */
 #define SP_SAMPLES_PER_MSG 4000
@@ -199,13 +198,11 @@ static bool sp_should_stop(const struct sp_rconn *rc)
 	return sp_rconn_stopping(rc) || kthread_should_stop();
 }
 
-/* One round trip, or a wait outside one (@in_trip false). */
+/* One round trip, or a wait outside one. */
 struct sp_trip {
 	u64 start;
 	u64 end;
 	u64 deadline;
-	bool in_trip;		/* preemption is off */
-	bool yielded;		/* the CPU went away inside the round trip */
 	unsigned long switches;	/* context switches inside it */
 };
 
@@ -214,15 +211,10 @@ static unsigned long sp_switches(void)
 	return current->nvcsw + current->nivcsw;
 }
 
-/*
- * The periodic check of a spin: completions, softirqs, stop, timeout.
- * Inside a round trip the CPU is given away only once the trip has lasted
- * SP_RT_YIELD_NS and another task waits for it: a software RDMA device
- * (rxe) may need this very CPU (ksoftirqd, its workers) for the trip to
- * end at all. Outside one, whenever another task waits.
- */
+/* The periodic check of a spin: completions, softirqs, stop, timeout. */
 static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 {
+	unsigned long before;
 	u64 now;
 	int ret;
 
@@ -239,19 +231,9 @@ static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 			 NSEC_PER_SEC);
 		return -ETIMEDOUT;
 	}
-	if (!need_resched())
-		return 0;
-	if (!t->in_trip) {
-		cond_resched();
-	} else if (now - t->start >= SP_RT_YIELD_NS) {
-		unsigned long before = sp_switches();
-
-		preempt_enable();
-		cond_resched();
-		preempt_disable();
-		t->switches += sp_switches() - before;
-		t->yielded = true;
-	}
+	before = sp_switches();
+	sp_cpu_share();
+	t->switches += sp_switches() - before;
 	return 0;
 }
 
@@ -350,8 +332,7 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 {
 	int ret;
 
-	*t = (struct sp_trip) { .in_trip = true };
-	preempt_disable();
+	*t = (struct sp_trip) { };
 	switch (rc->op) {
 	case SPARKPERF_LAT_OP_WRITE:
 		ret = sp_rt_write(rc, tag, t);
@@ -366,7 +347,6 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 		ret = sp_rt_cq(rc, SP_WR_READ, rc->rbuf.size, SP_WR_READ, t);
 		break;
 	}
-	preempt_enable();
 	return ret;
 }
 
@@ -410,7 +390,7 @@ static void sp_record(struct sp_lat *lat, const struct sp_trip *t)
 		s->rtt_ns = rtt;
 	}
 	lat->count++;
-	lat->rt_yields += t->yielded;
+	lat->rt_yields += !!t->switches;
 	lat->elapsed_ns = t->end - lat->t0;
 	spin_unlock(&lat->lock);
 }
@@ -425,7 +405,7 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 	const struct sp_lat_cfg *cfg = &lat->cfg;
 	u64 duration_ns = (u64)cfg->duration_ms * NSEC_PER_MSEC;
 	unsigned long switches, inside = 0;
-	u64 i, last_yield, measured = 0;
+	u64 i, measured = 0;
 	struct sp_trip t;
 	int ret;
 
@@ -439,7 +419,6 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 
 	/* Context switches between round trips: all, less those inside. */
 	switches = sp_switches();
-	last_yield = ktime_get_ns();
 	for (i = 0;; i++) {
 		bool warm = i < cfg->warmup;
 
@@ -479,18 +458,11 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 		if (ret < 0)
 			break;
 		ret = 0;
-		if (t.end - last_yield >= SP_YIELD_NS) {
-			cond_resched();
-			last_yield = ktime_get_ns();
-			spin_lock(&lat->lock);
-			lat->yields = sp_switches() - switches - inside;
-			spin_unlock(&lat->lock);
-		}
+		sp_cpu_share();
+		spin_lock(&lat->lock);
+		lat->yields = sp_switches() - switches - inside;
+		spin_unlock(&lat->lock);
 	}
-
-	spin_lock(&lat->lock);
-	lat->yields = sp_switches() - switches - inside;
-	spin_unlock(&lat->lock);
 	if (lat->ihist->count)
 		sp_interval_close(lat, lat->elapsed_ns);
 	return ret;
@@ -530,8 +502,8 @@ out:
 	return ret;
 }
 
-/* The echo's periodic check: stop, idle timeout, and a yield a ms. */
-static int sp_echo_check(struct sp_rconn *rc, u64 idle_since, u64 *last_yield)
+/* The echo's periodic check: stop, idle timeout, the CPU shared. */
+static int sp_echo_check(struct sp_rconn *rc, u64 idle_since)
 {
 	u64 now;
 	int ret;
@@ -549,16 +521,13 @@ static int sp_echo_check(struct sp_rconn *rc, u64 idle_since, u64 *last_yield)
 			 SP_IDLE_TIMEOUT_NS / NSEC_PER_SEC);
 		return -ETIMEDOUT;
 	}
-	if (now - *last_yield >= SP_YIELD_NS) {
-		cond_resched();
-		*last_yield = ktime_get_ns();
-	}
+	sp_cpu_share();
 	return 0;
 }
 
 static int sp_echo_write(struct sp_rconn *rc)
 {
-	u64 since, last_yield = ktime_get_ns();
+	u64 since;
 	unsigned int spins;
 	u8 tag = 0;
 	int ret;
@@ -571,7 +540,7 @@ static int sp_echo_write(struct sp_rconn *rc)
 			cpu_relax();
 			if (++spins % SP_SPIN_CHECK)
 				continue;
-			ret = sp_echo_check(rc, since, &last_yield);
+			ret = sp_echo_check(rc, since);
 			if (ret)
 				return ret;
 		}
@@ -588,7 +557,7 @@ static int sp_echo_write(struct sp_rconn *rc)
 
 static int sp_echo_send(struct sp_rconn *rc)
 {
-	u64 since, last_yield = ktime_get_ns();
+	u64 since;
 	unsigned int spins, target;
 	int ret;
 
@@ -602,7 +571,7 @@ static int sp_echo_send(struct sp_rconn *rc)
 				return ret;
 			if (ret || ++spins % SP_SPIN_CHECK)
 				continue;
-			ret = sp_echo_check(rc, since, &last_yield);
+			ret = sp_echo_check(rc, since);
 			if (ret)
 				return ret;
 		}

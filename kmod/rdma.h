@@ -8,6 +8,8 @@
 #define SP_RDMA_H
 
 #include <linux/bottom_half.h>
+#include <linux/sched.h>
+#include <linux/sched/stat.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
 #include <linux/types.h>
@@ -213,6 +215,24 @@ static inline void sp_softirqs(void)
 {
 	local_bh_disable();
 	local_bh_enable();
+}
+
+/*
+ * A polling thread's offer of its CPU: to another task runnable on it at
+ * once, else to whoever the scheduler says needs it. Since 6.x soft-RoCE
+ * runs a kernel QP's requester and completer in a workqueue (6.1 ran them
+ * as tasklets, which sp_softirqs() runs in place). A thread that kept its
+ * CPU until need_resched() would hold up the very work it waits for: EEVDF
+ * (6.6) lets the running task finish its slice first, and only yield()
+ * ends that slice. On a CPU of its own (a NIC that needs no CPU) nothing
+ * else is runnable and this is a load.
+ */
+static inline void sp_cpu_share(void)
+{
+	if (!single_task_running())
+		yield();
+	else
+		cond_resched();
 }
 
 void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc);

@@ -131,14 +131,13 @@ done
 	lat-run peer:ip:"$addr" duration_ms:u32:60000 --stop-after 2 --wait \
 	>"$tmp/out"
 n=0
-# A round trip gives the CPU away only after 10 ms (a loaded host makes
-# soft-RoCE that slow now and then), so rt_yields > 0 needs max >= 10 ms.
+# A round trip gives the CPU to any task runnable on it (soft-RoCE's workers
+# among them), so some may count in rt_yields, never more than were measured.
 for op in write send read; do
 	n=$((n + 1))
 	sp_check $n "$op, 2 B: done, statistics and samples hold, progress seen" \
 		".errno == 0 $(ok_run 200) and .result.warmup_done == 20
 			 and .result.yields >= 0 and .result.rt_yields <= 200
-			 and (.result.rt_yields == 0 or .result.max_ns >= 10000000)
 			 and .result.clock_res_ns > 0
 			 and .progress.connecting == 1 and .progress.running == 1
 			 and .progress.done == 1"

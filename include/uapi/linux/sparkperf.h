@@ -222,15 +222,15 @@
  *    SPARKPERF_A_LAT_COUNT: NLA_U64, measured round trips
  *    SPARKPERF_A_LAT_ELAPSED_NS: NLA_U64, from the first to the last
  *                                measured round trip
- *    SPARKPERF_A_LAT_YIELDS: NLA_U64, times the thread yielded the CPU
- *                            (always between round trips)
+ *    SPARKPERF_A_LAT_YIELDS: NLA_U64, times the thread lost the CPU
+ *                            between round trips
  *    SPARKPERF_A_LAT_RT_YIELDS: NLA_U64, measured round trips during which
- *                               the thread gave the CPU away: it does so
- *                               only once a round trip has lasted 10 ms
- *                               while another task waits for that CPU (a
- *                               software RDMA device such as rxe may need
- *                               it to finish the round trip); their times
- *                               include the time away
+ *                               the thread lost the CPU: it gives it to any
+ *                               task runnable on it (a software RDMA
+ *                               device such as rxe needs it to finish the
+ *                               round trip; on PREEMPT_RT the thread is
+ *                               preemptible); their times include the time
+ *                               away. 0 on a CPU kept free for the thread
  *    SPARKPERF_A_LAT_CLOCK_RES_NS: NLA_U32, resolution of the clock
  *                                  (CLOCK_MONOTONIC, ktime_get_ns()): the
  *                                  smallest step between two readings
