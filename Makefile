@@ -92,6 +92,22 @@ arm64-user:
 vm-check: vm-kmod vm-user
 	scripts/vm-suite
 
+# The subset run on every kernel of the matrix (tests marked vm-smoke).
+vm-smoke: vm-kmod vm-user
+	scripts/vm-suite --smoke
+
+# The runtime matrix: the whole VM suite on the oldest and the newest
+# kernel, the smoke subset on the others; one line per kernel at the end.
+VM_FULL = 6.1 7.3
+VM_SMOKE = 6.12 7.3-rt 7.3-arm64
+vm-matrix:
+	@rm -f build/vm/matrix.txt; mkdir -p build/vm; fail=0; \
+	for k in $(VM_FULL:%=check:%) $(VM_SMOKE:%=smoke:%); do \
+		$(MAKE) --no-print-directory vm-$${k%%:*} KVER=$${k#*:} || fail=1; \
+		echo "vm-matrix: $$(KVER=$${k#*:} scripts/kver), $${k%%:*}:" \
+			"$$(tail -n1 build/vm/suite.log)" >>build/vm/matrix.txt; \
+	done; cat build/vm/matrix.txt; exit $$fail
+
 # Benchmarks (not tests): sparkperf against the reference tools in one VM,
 # interleaved rounds, medians and ratios. The guest clock is the TSC, as on
 # real hosts (the arm64 arch timer on DGX OS): without an invariant-TSC flag
@@ -103,7 +119,7 @@ bench: deps
 		scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
-	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-check
+	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-matrix
 
 demo: deps
 	$(MAKE) vm-kmod vm-user
@@ -124,6 +140,6 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check \
+.PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
 	bench check demo \
 	install dkms-install clean

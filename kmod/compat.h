@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernels sparkperf builds on (6.1 to 6.17).
+ * Differences between the kernels sparkperf builds on (6.1 to 7.3), each
+ * with the version that made it.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H

@@ -36,7 +36,7 @@ struct sp_netdev_stat {
 
 #define SP_NETDEV_STAT(f) { #f, offsetof(struct rtnl_link_stats64, f) }
 
-/* The fields of struct rtnl_link_stats64 that 6.1 to 6.17 all have. */
+/* The fields of struct rtnl_link_stats64 that 6.1 to 7.3 all have. */
 static const struct sp_netdev_stat sp_netdev_stats[] = {
 	SP_NETDEV_STAT(rx_packets),
 	SP_NETDEV_STAT(tx_packets),

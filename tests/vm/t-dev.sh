@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: single
+# vm-smoke: yes
 #
 # The RDMA device registry, checked against what the RDMA tools of the same
 # VM report: rdma(8) and ibv_devinfo(1).

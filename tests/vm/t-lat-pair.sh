@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: pair
+# vm-smoke: yes
 # vm-timeout: 300
 #
 # Latency between the two "Sparks": spark2 serves, spark1 measures each op.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: pair
+# vm-smoke: yes
 # vm-timeout: 240
 #
 # Smoke test of the VM pair: jumbo frames reach the peer unfragmented on both

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: single
+# vm-smoke: yes
 # vm-timeout: 180
 #
 # Smoke test of the VM itself: soft-RoCE rxe0 is up and perftest runs over

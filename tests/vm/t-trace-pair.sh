@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: pair
+# vm-smoke: yes
 # vm-timeout: 420
 #
 # Counter traces between the two "Sparks": spark1's bandwidth runs with
