@@ -128,7 +128,7 @@ done
 	--wait --samples -- \
 	lat-run peer:ip:"$addr" op:u8:3 duration_ms:u32:1500 \
 	interval_ms:u32:500 --wait -- \
-	lat-run peer:ip:"$addr" duration_ms:u32:60000 --stop-after 2 --wait \
+	lat-run peer:ip:"$addr" duration_ms:u32:60000 warmup:u32:1 --stop-after 2 --wait \
 	>"$tmp/out"
 n=0
 # A round trip gives the CPU to any task runnable on it (soft-RoCE's workers
