@@ -15,7 +15,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # (7.3, 6.12-rt, 7.3-arm64); by default the Debian kernel whose headers are
 # installed, whose headers also serve style and dkms-check.
 export KVER
-VM_KVER = $(shell scripts/kver)
+VM_KVER = $(shell KVER=$(KVER) scripts/kver)
 HOST_KVER = $(shell KVER= scripts/kver)
 HOST_KERNELDIR = /usr/src/linux-headers-$(HOST_KVER)
 RUNNING_KERNELDIR := /lib/modules/$(shell uname -r)/build
@@ -116,7 +116,8 @@ BENCH ?= lat bw trace
 bench: deps
 	$(MAKE) vm-kmod vm-user
 	SPARKPERF_VM_APPEND="clocksource=tsc tsc=reliable" \
-		scripts/vm-run --timeout 3000 -- sh -c 'for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
+		scripts/vm-run --timeout 3000 -- sh -c 'echo "bench: kernel $$(uname -r) ($$(uname -m))"; \
+			for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
 	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-matrix
