@@ -138,7 +138,7 @@ b_sent=$(cat "$hw/sent_pkts") b_rcvd=$(cat "$hw/rcvd_pkts")
 "$nlraw" counters-get --target netdev="$dev" --decode -- \
 	counters-get --target rdma="$rdev" --decode -- \
 	counters-get --target netdev="$dev" --glob 'netdev:tx_*' \
-	--glob '*_bytes' --decode >"$tmp/out"
+	--glob '*_packets' --decode >"$tmp/out"
 a_rxb=$(nstat rx_bytes) a_txb=$(nstat tx_bytes) a_rxp=$(nstat rx_packets)
 a_sent=$(cat "$hw/sent_pkts") a_rcvd=$(cat "$hw/rcvd_pkts")
 hw_names=$(for f in "$hw"/*; do
@@ -168,11 +168,12 @@ sp_check 2 "$rdev sent_pkts as in sysfs" \
 	"$(in_range 0 sent_pkts "$b_sent" "$a_sent")"
 sp_check 2 "$rdev rcvd_pkts as in sysfs" \
 	"$(in_range 0 rcvd_pkts "$b_rcvd" "$a_rcvd")"
-sp_check 3 "globs: netdev tx_*, and *_bytes of both sources" \
+sp_check 3 "globs: netdev tx_*, and *_packets of both sources" \
 	'.errno == 0 and
-	 (.msgs[0].stream.names | all(startswith("tx_") or endswith("_bytes"))) and
-	 (.msgs[0].stream.names | index("rx_bytes")) != null and
-	 (.msgs[1].stream.names | all(endswith("_bytes")))'
+	 (.msgs[0].stream.names | all(startswith("tx_") or endswith("_packets"))) and
+	 (.msgs[0].stream.names | index("rx_packets")) != null and
+	 (.msgs[1].stream.names | length) > 0 and
+	 (.msgs[1].stream.names | all(endswith("_packets")))'
 sp_checks "$tmp/out"
 
 # A trace of eth0 (netdev 1 ms, ethtool 10 ms) and rxe0 (10 ms), 2 s.
@@ -290,22 +291,26 @@ sp_check 1 "a table change: version 2, TRACE_TABLE multicast" \
 	 .watch.tables[0].names == (.result.streams[0].names | length)'
 sp_checks "$tmp/out"
 
-# The table grows (veth: 1 + 9 names per queue pair). At 4 pairs a stream
-# of all 37 names gets 37 + 37 / 2 + 16 = 71 slots, the ethtool buffers
-# 37 + 37 / 2 + 64 = 119 names: 8 pairs (73 names) overflow the slots
-# (the first 71 kept, TRUNCATED), 16 pairs (145) the buffers (the trace
-# fails, saying so).
+# The table grows (veth: 9 names per queue pair, plus 1 up to 6.x, 12 in
+# 7.x). A stream of all N names at 4 pairs gets N + N / 2 + 16 slots, the
+# ethtool buffers N + N / 2 + 64 names: 10 pairs overflow the slots (the
+# first ones kept, TRUNCATED), 16 pairs the buffers (the trace fails,
+# saying so).
+n4=$(($(ethtool -S sptv0 | wc -l) - 1))
+slots=$((n4 + n4 / 2 + 16)) names_max=$((n4 + n4 / 2 + 64))
 sptv0_trace 20000
-sp_test "ethtool -L sptv0 rx 8 tx 8" ethtool -L sptv0 rx 8 tx 8
+sp_test "ethtool -L sptv0 rx 10 tx 10" ethtool -L sptv0 rx 10 tx 10
+n10=$(($(ethtool -S sptv0 | wc -l) - 1))
 sleep 0.5
 sp_test "ethtool -L sptv0 rx 16 tx 16" ethtool -L sptv0 rx 16 tx 16
 wait $bg
+sp_diag "veth names: $n4 at 4 pairs, $n10 at 10; $slots slots, buffers for $names_max"
 sp_check 1 "a table beyond the slots: the first ones kept, TRUNCATED; beyond the buffers: failed, E2BIG, saying so" \
-	'.watch.tables == [{"stream": 0, "version": 2, "names": 71, "truncated": true}] and
+	'.watch.tables == [{"stream": 0, "version": 2, "names": '"$slots"', "truncated": true}] and
 	 .result.streams[0].version == 2 and .result.streams[0].truncated and
-	 (.result.streams[0].names | length) == 71 and
+	 (.result.streams[0].names | length) == '"$slots"' and
 	 .result.state == 3 and .result.error == -7 and
-	 (.result.error_msg | test("sptv0 grew from 73 to more than 119 names")) and
+	 (.result.error_msg | test("sptv0 grew from '"$n10"' to more than '"$names_max"' names")) and
 	 .watch.end.state == 3'
 sp_checks "$tmp/out"
 
