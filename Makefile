@@ -122,6 +122,13 @@ bench: deps
 check: deps
 	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-matrix
 
+# What does not fit in make check's hour: the lat and trace suites on arm64
+# (emulated, three times as slow).
+ARM64_SUITES = $(wildcard tests/vm/t-lat*.sh tests/vm/t-trace*.sh)
+check-all: check
+	$(MAKE) WERROR=1 vm-kmod vm-user KVER=7.3-arm64
+	KVER=7.3-arm64 scripts/vm-suite $(ARM64_SUITES)
+
 demo: deps
 	$(MAKE) vm-kmod vm-user
 	scripts/demo
@@ -142,5 +149,5 @@ clean:
 	rm -rf build
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
-	bench check demo \
+	bench check check-all demo \
 	install dkms-install clean
