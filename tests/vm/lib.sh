@@ -94,10 +94,20 @@ sp_plan_done() {
 	[ "$SP_FAILED" -eq 0 ]
 }
 
-sp_as_nobody() {
+# CMD runs from a copy that nobody can reach: a tree cloned under /root
+# (mode 0700) is out of its reach.
+sp_as_nobody() (
+	prog=$(command -v "$1") || exit 127
+	dir=$(mktemp -d)
+	cp "$prog" "$dir/"
+	chmod 0755 "$dir" "$dir/${prog##*/}"
+	shift
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		--bounding-set=-all -- "$@"
-}
+		--bounding-set=-all -- "$dir/${prog##*/}" "$@"
+	rc=$?
+	rm -rf "$dir"
+	exit "$rc"
+)
 
 SP_CHECKS=${TMPDIR:-/tmp}/sp-checks.$$
 
