@@ -237,6 +237,22 @@ static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 	return 0;
 }
 
+/*
+ * A post with softirqs off, run on the way out: a tasklet it schedules
+ * (soft-RoCE up to 6.x) runs here and now, and ksoftirqd, which a softirq
+ * raised in process context would wake, stays asleep, so sp_cpu_share()
+ * does not hand it the CPU for nothing.
+ */
+static int sp_post(struct sp_rconn *rc, enum sp_wr what, u32 len)
+{
+	int ret;
+
+	local_bh_disable();
+	ret = sp_rconn_post(rc, what, len);
+	local_bh_enable();
+	return ret;
+}
+
 /* Room for one more send WR, before a round trip: reaps completions. */
 static int sp_reserve(struct sp_rconn *rc)
 {
@@ -291,10 +307,9 @@ static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 
 	WRITE_ONCE(*rc->sbuf.tail, tag);
 	sp_trip_start(t);
-	ret = sp_rconn_post(rc, SP_WR_WRITE, rc->sbuf.size);
+	ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
 	if (ret)
 		return ret;
-	sp_softirqs();
 	while (READ_ONCE(*rc->rbuf.tail) != tag) {
 		cpu_relax();
 		if (++spins % SP_SPIN_CHECK)
@@ -318,8 +333,7 @@ static int sp_rt_cq(struct sp_rconn *rc, enum sp_wr post, u32 len,
 	int ret;
 
 	sp_trip_start(t);
-	ret = sp_rconn_post(rc, post, len);
-	sp_softirqs();
+	ret = sp_post(rc, post, len);
 	if (!ret)
 		ret = sp_spin_cq(rc, wait, target, t);
 	if (ret)
@@ -548,10 +562,9 @@ static int sp_echo_write(struct sp_rconn *rc)
 		if (ret)
 			return ret;
 		WRITE_ONCE(*rc->sbuf.tail, tag);
-		ret = sp_rconn_post(rc, SP_WR_WRITE, rc->sbuf.size);
+		ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
 		if (ret)
 			return ret;
-		sp_softirqs();
 	}
 }
 
@@ -579,10 +592,9 @@ static int sp_echo_send(struct sp_rconn *rc)
 		if (!ret)
 			ret = sp_reserve(rc);
 		if (!ret)
-			ret = sp_rconn_post(rc, SP_WR_SEND, rc->sbuf.size);
+			ret = sp_post(rc, SP_WR_SEND, rc->sbuf.size);
 		if (ret)
 			return ret;
-		sp_softirqs();
 	}
 }
 
