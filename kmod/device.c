@@ -376,16 +376,26 @@ int sp_device_numa_node(struct ib_device *ibdev)
 	return node;
 }
 
-/* Whether an RDMA device of this name exists; its NUMA node in *@node. */
-bool sp_device_lookup(const char *name, int *node)
+/* The registered device called @name, or NULL; sp_devices_lock held. */
+static struct sp_device *sp_device_find(const char *name)
 {
 	struct sp_device *spdev;
 	unsigned long index;
 
-	mutex_lock(&sp_devices_lock);
+	lockdep_assert_held(&sp_devices_lock);
 	xa_for_each(&sp_devices, index, spdev)
 		if (!strcmp(name, dev_name(&spdev->ibdev->dev)))
-			break;
+			return spdev;
+	return NULL;
+}
+
+/* Whether an RDMA device of this name exists; its NUMA node in *@node. */
+bool sp_device_lookup(const char *name, int *node)
+{
+	struct sp_device *spdev;
+
+	mutex_lock(&sp_devices_lock);
+	spdev = sp_device_find(name);
 	if (spdev)
 		*node = sp_device_numa_node(spdev->ibdev);
 	mutex_unlock(&sp_devices_lock);
@@ -400,16 +410,11 @@ struct ib_device *sp_device_get(const char *name)
 {
 	struct ib_device *ibdev = NULL;
 	struct sp_device *spdev;
-	unsigned long index;
 
 	mutex_lock(&sp_devices_lock);
-	xa_for_each(&sp_devices, index, spdev) {
-		if (!strcmp(name, dev_name(&spdev->ibdev->dev))) {
-			if (ib_device_try_get(spdev->ibdev))
-				ibdev = spdev->ibdev;
-			break;
-		}
-	}
+	spdev = sp_device_find(name);
+	if (spdev && ib_device_try_get(spdev->ibdev))
+		ibdev = spdev->ibdev;
 	mutex_unlock(&sp_devices_lock);
 	return ibdev;
 }

@@ -239,7 +239,7 @@ static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 
 /*
  * A post with softirqs off, run on the way out: a tasklet it schedules
- * (soft-RoCE up to 6.x) runs here and now, and ksoftirqd, which a softirq
+ * (soft-RoCE on 6.1) runs here and now, and ksoftirqd, which a softirq
  * raised in process context would wake, stays asleep, so sp_cpu_share()
  * does not hand it the CPU for nothing.
  */
