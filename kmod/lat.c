@@ -383,7 +383,9 @@ static void sp_interval_close(struct sp_lat *lat, u64 end_ns)
 		lat->interval_done(lat, &iv);
 }
 
-static void sp_record(struct sp_lat *lat, const struct sp_trip *t)
+/* A measured round trip, and the context switches between trips so far. */
+static void sp_record(struct sp_lat *lat, const struct sp_trip *t,
+		      unsigned long yields)
 {
 	u64 interval_ns = (u64)lat->cfg.interval_ms * NSEC_PER_MSEC;
 	u64 rel = t->start - lat->t0, rtt = t->end - t->start;
@@ -405,6 +407,7 @@ static void sp_record(struct sp_lat *lat, const struct sp_trip *t)
 	}
 	lat->count++;
 	lat->rt_yields += !!t->switches;
+	lat->yields = yields;
 	lat->elapsed_ns = t->end - lat->t0;
 	spin_unlock(&lat->lock);
 }
@@ -457,6 +460,7 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 		if (warm) {
 			spin_lock(&lat->lock);
 			lat->warmup_done = i + 1;
+			lat->yields = sp_switches() - switches - inside;
 			spin_unlock(&lat->lock);
 		} else {
 			if (!measured) {
@@ -464,7 +468,7 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 				lat->iv_end = (u64)cfg->interval_ms *
 					      NSEC_PER_MSEC;
 			}
-			sp_record(lat, &t);
+			sp_record(lat, &t, sp_switches() - switches - inside);
 			measured++;
 		}
 
@@ -473,10 +477,11 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 			break;
 		ret = 0;
 		sp_cpu_share();
-		spin_lock(&lat->lock);
-		lat->yields = sp_switches() - switches - inside;
-		spin_unlock(&lat->lock);
 	}
+
+	spin_lock(&lat->lock);
+	lat->yields = sp_switches() - switches - inside;
+	spin_unlock(&lat->lock);
 	if (lat->ihist->count)
 		sp_interval_close(lat, lat->elapsed_ns);
 	return ret;
