@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchcmd.h"
+#include "bench/benchcmd.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchparse.h"
+#include "bench/benchparse.h"
 #include "testutil.h"
 
 #define FIXTURES "../fixtures"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "benchrun.h"
+#include "bench/benchrun.h"
 #include "testutil.h"
 
 #define FIXTURES "../fixtures"

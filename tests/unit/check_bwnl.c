@@ -20,9 +20,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "err.h"
-#include "nl.h"
-#include "parse.h"
+#include "lib/err.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
 #include "testutil.h"
 
 

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "model.h"
-#include "parse.h"
-#include "print.h"
+#include "lib/model.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "stats.h"
+#include "lib/parse.h"
+#include "session/stats.h"
 
 static void assert_near(double got, double want)
 {

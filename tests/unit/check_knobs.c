@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "knobs.h"
-#include "parse.h"
+#include "host/knobs.h"
+#include "lib/parse.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -18,10 +18,10 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "err.h"
-#include "nl.h"
-#include "parse.h"
-#include "print.h"
+#include "lib/err.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -19,9 +19,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "err.h"
-#include "nl.h"
-#include "parse.h"
+#include "lib/err.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -9,8 +9,8 @@
 #include <json-c/json.h>
 #include <linux/if.h>
 
-#include "model.h"
-#include "print.h"
+#include "lib/model.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "routeros.h"
+#include "switch/routeros.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -14,7 +14,7 @@
 #include <linux/rtnetlink.h>
 #include <netlink/genl/genl.h>
 
-#include "nl.h"
+#include "lib/nl.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

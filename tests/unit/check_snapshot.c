@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "host/snapshot.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

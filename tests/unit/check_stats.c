@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "session/stats.h"
 
 typedef unsigned __int128 u128;
 

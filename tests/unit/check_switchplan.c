@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
-#include "switchplan.h"
+#include "lib/print.h"
+#include "switch/switchplan.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "print.h"
-#include "tracelog.h"
-#include "tracerun.h"
+#include "lib/print.h"
+#include "lib/tracelog.h"
+#include "lib/tracerun.h"
 #include "testutil.h"
 
 static sp_counter_name nd_names[] = { "tx_bytes", "rx_packets" };

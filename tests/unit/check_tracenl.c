@@ -18,7 +18,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "nl.h"
+#include "lib/nl.h"
 #include "testutil.h"
 
 /* ---- requests ------------------------------------------------------------ */

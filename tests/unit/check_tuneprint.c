@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checklist.h"
-#include "knobs.h"
-#include "print.h"
+#include "host/checklist.h"
+#include "host/knobs.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

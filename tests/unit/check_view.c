@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view.h"
+#include "trace/view.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

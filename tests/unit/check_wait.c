@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "wait.h"
+#include "lib/model.h"
+#include "lib/wait.h"
 
 #define ID 7
 #define MAX_SESSIONS 3

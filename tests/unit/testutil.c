@@ -9,8 +9,8 @@
 #include <linux/sparkperf.h>
 #include <netlink/genl/genl.h>
 
-#include "benchparse.h"
-#include "print.h"
+#include "bench/benchparse.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 void cap_start(struct capture *c, bool json, bool pretty)

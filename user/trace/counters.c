@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "err.h"
-#include "nl.h"
-#include "parse.h"
-#include "print.h"
-#include "tracerun.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
+#include "lib/tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

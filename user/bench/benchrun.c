@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "benchrun.h"
-#include "parse.h"
+#include "lib/parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

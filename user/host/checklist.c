@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "checklist.h"
-#include "model.h"
+#include "lib/model.h"
 
 const char *sp_check_status_str(enum sp_check_status s)
 {

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checklist.h"
-#include "knobs.h"
-#include "benchrun.h"
+#include "host/checklist.h"
+#include "host/knobs.h"
+#include "bench/benchrun.h"
 #include "parse.h"
 #include "print.h"
-#include "stats.h"
+#include "session/stats.h"
 #include "tracelog.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

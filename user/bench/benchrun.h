@@ -16,8 +16,8 @@
 
 #include "benchcmd.h"
 #include "benchparse.h"
-#include "print.h"
-#include "run.h"
+#include "lib/print.h"
+#include "lib/run.h"
 
 struct sp_tracelog;
 

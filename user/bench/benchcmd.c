@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "benchcmd.h"
-#include "parse.h"
+#include "lib/parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "knobs.h"
-#include "parse.h"
+#include "lib/parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -13,8 +13,8 @@
 
 #include "model.h"
 #include "rate.h"
-#include "view.h"
-#include "switchplan.h"
+#include "trace/view.h"
+#include "switch/switchplan.h"
 
 /* out == NULL: stdout. pretty implies JSON. */
 void sp_print_init(FILE *out, bool json, bool pretty);

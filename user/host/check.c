@@ -17,15 +17,15 @@
 #include <netinet/ip.h>
 
 #include "checklist.h"
-#include "cmd.h"
-#include "err.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
 #include "host.h"
 #include "knobs.h"
-#include "nl.h"
-#include "parse.h"
-#include "print.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "probe.h"
-#include "run.h"
+#include "lib/run.h"
 #include "version.h"
 
 #define MAX_PEERS 16

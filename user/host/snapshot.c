@@ -7,7 +7,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
-#include "parse.h"
+#include "lib/parse.h"
 #include "snapshot.h"
 
 static void copy(char *dst, size_t len, const char *src)

@@ -21,10 +21,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "err.h"
-#include "parse.h"
-#include "print.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "routeros.h"
 #include "switchplan.h"
 

@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "err.h"
-#include "nl.h"
-#include "parse.h"
-#include "print.h"
-#include "run.h"
-#include "tracerun.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
+#include "lib/run.h"
+#include "lib/tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

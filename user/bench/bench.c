@@ -22,12 +22,12 @@
 #include "benchcmd.h"
 #include "benchparse.h"
 #include "benchrun.h"
-#include "cmd.h"
-#include "err.h"
-#include "parse.h"
-#include "print.h"
-#include "run.h"
-#include "tracerun.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/print.h"
+#include "lib/run.h"
+#include "lib/tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

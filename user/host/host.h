@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
-#include "model.h"
+#include "lib/model.h"
 
 struct sp_ifaddr {
 	char dev[SP_IFNAME_MAX];

@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 
 #include "checklist.h"
-#include "cmd.h"
-#include "err.h"
+#include "lib/cmd.h"
+#include "lib/err.h"
 #include "host.h"
 #include "knobs.h"
-#include "nl.h"
-#include "parse.h"
-#include "print.h"
+#include "lib/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "snapshot.h"
 #include "version.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "lib/model.h"
 
 enum sp_profile {
 	SP_PROFILE_THROUGHPUT,

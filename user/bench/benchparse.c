@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "benchparse.h"
-#include "parse.h"
+#include "lib/parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
