@@ -13,7 +13,7 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "version.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -25,7 +25,7 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "lib/run.h"
 #include "lib/tracerun.h"
 

@@ -16,7 +16,7 @@
 
 #include "benchcmd.h"
 #include "benchparse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "lib/run.h"
 
 struct sp_tracelog;

@@ -3,7 +3,7 @@
 
 #include "cmd.h"
 #include "err.h"
-#include "print.h"
+#include "show.h"
 
 bool sp_is_help(const char *arg)
 {

@@ -1,292 +1,129 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only code of sparkperf-ctl that writes to standard output. Data goes
- * to the stream given to sp_print_init() (stdout in the tool, a memstream in
- * the unit tests), as text or as JSON built with json-c.
+ * The output layer: the one writer of sparkperf-ctl's standard output. Data
+ * goes to the stream given to sp_print_init() (stdout in the tool, a
+ * memstream in the unit tests), as text or as JSON built with json-c.
+ *
+ * A list of records (a "show") is written with one call per field that
+ * names its JSON key and its text column together, so the two cannot
+ * drift (iproute2's print_*(PRINT_ANY, ...)): in text the list is a table,
+ * columns two blanks apart, each as wide as its widest cell; in JSON it is
+ * an array of objects. Where text and JSON differ in shape (a sentence, a
+ * tree), the object's printer builds each with the helpers below.
  */
-#ifndef SPARKPERF_CTL_PRINT_H
-#define SPARKPERF_CTL_PRINT_H
+#ifndef SPARKPERF_CTL_LIB_PRINT_H
+#define SPARKPERF_CTL_LIB_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "model.h"
-#include "rate.h"
-#include "trace/view.h"
-#include "switch/switchplan.h"
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* out == NULL: stdout. pretty implies JSON. */
 void sp_print_init(FILE *out, bool json, bool pretty);
 bool sp_print_is_json(void);
+/* The stream output goes to. */
+FILE *sp_print_file(void);
 
-/* Free text (help screens). */
+/* Free text (help screens, sentences). */
 void sp_print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * Devices: text, a table with one line per port; JSON, one array of device
- * objects (also for a single device). 0 or -ENOMEM.
- */
-int sp_print_devs(const struct sp_dev *devs, size_t n);
-
-/* One event: one text line, or one compact JSON object on one line; flushed. */
-int sp_print_event(const struct sp_dev_event *ev);
-
-/*
- * The tool's and the module's versions; info == NULL when the module could
- * not be asked, with module_status saying why (e.g. "not loaded").
- */
-int sp_print_version(const char *cli_version, const struct sp_info *info,
-		     const char *module_status);
-
-/* Servers. One (server start): a line, or one JSON object. */
-int sp_print_server(const struct sp_server *srv);
-/* All (server show): a table, or one JSON array. */
-int sp_print_servers(const struct sp_server *srvs, size_t n);
-
-/* Where and with what a result was measured (JSON: every result). */
-struct sp_env {
-	const char *tool_version;
-	const char *module_version;	/* NULL: unknown */
-	const char *kernel_release;	/* NULL: unknown */
-	const char *host;		/* NULL: unknown */
-	const char *clock_source;	/* NULL: unknown */
-};
-
-/*
- * Latency results as text: a header (what was measured, how, the units and
- * the column names) printed once before the first row, then one row per
- * message size, printed as each session ends. Sessions without a measured
- * round trip have no row.
- */
-int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env);
-int sp_print_lat_row(const struct sp_lat *lat);
-
-/*
- * Latency results as JSON: one array, one object per session. req is the
- * configuration asked for (dev and cpu in "config"), NULL when unknown; env
- * NULL leaves out the environment keys.
- */
-int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
-		      const struct sp_env *env);
-
-/* The same, with a "trace" object per session where traces[i] is not NULL. */
-struct sp_tracelog;
-int sp_print_lat_json_traces(const struct sp_lat *lats, size_t n,
-			     const struct sp_lat_config *req, const struct sp_env *env,
-			     const struct sp_tracelog *const *traces);
-
-/* Sessions (lat show): a table, or the JSON array above without environment. */
-int sp_print_lats(const struct sp_lat *lats, size_t n);
-
-/*
- * The progress line shown on a terminal (no newline): the session's state,
- * its count and the last interval's p50 and p99. size: bytes.
- */
-char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
-			  const struct sp_lat_progress *p,
-			  const struct sp_interval *last);
-
-/*
- * Raw samples as CSV, to a file (never stdout): the header
- * "iteration,start_ns,rtt_ns", with a leading "bytes" column when with_bytes,
- * then one line per sample; iteration = s->first + index. 0 or -errno.
- */
-int sp_print_samples_csv_header(FILE *f, bool with_bytes);
-int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_bytes,
-			 uint32_t bytes);
-
-/*
- * Bandwidth results. A run is the sessions of one message size, side by
- * side (one per peer, or per peer and device).
- */
-struct sp_bw_run {
-	uint64_t size;			/* bytes per message */
-	struct sp_bw *bws;
-	size_t n;
-	bool has_start_at;
-	uint64_t start_at_ns;		/* the common start asked for */
-	const struct sp_tracelog *trace;	/* "trace on": the counters of the run */
-};
-
-/*
- * Text: what was measured and how, the units and the column names, once
- * before the first rows (cfg: the first session's configuration, sessions:
- * how many run side by side), then for each run one row per session and,
- * with several, a "sum" row; a failed session's row ends with its error.
- * validate: with a column of validation errors.
- */
-int sp_print_bw_header(const struct sp_bw_config *cfg, size_t sessions);
-int sp_print_bw_rows(const struct sp_bw *bws, size_t n, bool validate);
-
-/* JSON: one array, one object per run (sessions and their aggregate). */
-int sp_print_bw_json(const struct sp_bw_run *runs, size_t n, const struct sp_env *env);
-
-/* Sessions (bw show): the column names and a row each, or a JSON array. */
-int sp_print_bws(const struct sp_bw *bws, size_t n);
-/* One session (bw show ID): its row, then its intervals; JSON: an array of one. */
-int sp_print_bw(const struct sp_bw *bw);
-
-/* What the progress line of a bandwidth run says. */
-struct sp_bw_line {
-	uint8_t op;
-	uint64_t size;			/* bytes per message */
-	size_t sessions;
-	size_t running;			/* sessions sending now */
-	size_t ended;
-	bool has_time;
-	uint64_t elapsed_ns;		/* the longest series so far */
-	bool has_rate;
-	double gbit_per_s;		/* the last intervals of those running, added */
-};
-
-/* "bw write 64KiB: 3.2 s, 9.870 Gbit/s now, 2 sessions" (no newline) */
-char *sp_fmt_bw_progress(char *buf, size_t len, const struct sp_bw_line *l);
-
-/* ---- counters and traces ---- */
-
-/* A rate in the unit of a counter: "9.870 Gbit/s" (bytes), "1200.0 packet/s". */
-char *sp_fmt_counter_rate(char *buf, size_t len, double rate, enum sp_counter_unit unit);
-
-/*
- * counters show: SOURCE TARGET COUNTER VALUE UNIT, one line per counter
- * (nonzero: only those that are not 0); JSON, an array of one object per
- * stream whose "counters" object maps each name to its value.
- */
-int sp_print_counters(const struct sp_stream *streams, size_t n, bool nonzero);
-
-/* trace show: each trace and a line per stream; JSON, an array. */
-int sp_print_traces(const struct sp_trace *traces, size_t n);
-
-/*
- * The report of a trace: a line on the trace (state, sampler CPU per 1000
- * samples, lost samples, name table changes), a line per stream (requested
- * and achieved period, samples, missed deadlines, read times, table
- * versions), then a line per counter (first, last, delta, mean and peak
- * rate); all: also the counters that did not change. JSON: one object
- * (sp_json_trace_report), with env's keys when env is not NULL. title
- * begins the first line ("Counter").
- */
-int sp_print_trace_report(const struct sp_tracelog *tl, const char *title, bool all,
-			  const struct sp_env *env);
-json_object *sp_json_trace_report(const struct sp_tracelog *tl, bool all);
-
-/*
- * The writers of "trace record output FILE" (tl->keep): CSV, one row per
- * counter per sample,
- *   time_ns,seq,stream,source,target,version,counter,value,delta,rate,rate_unit
- * (time_ns since the trace's start; delta and rate since the counter's
- * previous reading, empty for its first, across wraps); JSON, one document
- * {"trace": {id, state, start_ns, elapsed_ns, config}, "streams": [{...,
- * "tables": [{"version", "names"}]}], "samples": [{"seq", "stream",
- * "version", "ts_ns", "read_ns", "values"}], "report": {...}}. 0 or -errno.
- */
-int sp_print_trace_csv(FILE *f, const struct sp_tracelog *tl);
-int sp_print_trace_json_file(FILE *f, const struct sp_tracelog *tl,
-			     const struct sp_trace_config *cfg);
-
-/* ---- watch ---- */
-
-/* The live view on a terminal: home, clear, text (from sp_view_render); flushed. */
-void sp_print_view_screen(const char *text);
-/* One line (from sp_view_line); flushed. */
-void sp_print_view_line(const char *line);
-
-/* What the summary of watch adds per port. */
-struct sp_watch_sum {
-	double tx_mean_bps, rx_mean_bps;	/* bit/s over the whole watch */
-	uint64_t tx_bytes, rx_bytes;		/* counted during the watch */
-};
-
-/*
- * watch -j: one compact JSON object per line, {"type": "sample" or
- * "summary", "elapsed_ns", "period_ns", "ports": [...], ...}; flushed.
- */
-int sp_print_watch_json(const struct sp_view *v, const char *const *netdevs,
-			const char *const *rdma_devs, const struct sp_watch_sum *sums,
-			bool summary);
-/* The text summary at the end of watch: mean and peak per port, the aggregate. */
-int sp_print_watch_summary(const struct sp_view *v, const struct sp_watch_sum *sums);
-
-/* Flushes the stream: 0, or -errno if anything failed to be written. */
+/* Flushes the output: 0, or the write error as -errno. */
 int sp_print_flush(void);
 
-/* JSON building blocks, shared with the tests. The caller owns the result. */
-json_object *sp_json_dev(const struct sp_dev *dev);
-json_object *sp_json_port(const struct sp_port *port);
-json_object *sp_json_server(const struct sp_server *srv);
-json_object *sp_json_lat(const struct sp_lat *lat, const struct sp_lat_config *req,
-			 const struct sp_env *env);
-json_object *sp_json_bw(const struct sp_bw *bw);
+/*
+ * Prints a JSON document (pretty when asked for) and a newline, and
+ * releases it. 0; -ENOMEM for obj == NULL (a failed allocation).
+ */
+int sp_print_json(json_object *obj);
+/* The same, compact on one line even with -p (JSON lines: events, watch). */
+int sp_print_json_line(json_object *obj);
+
+/* ---- JSON values: each NULL (JSON null) when the value is absent ---- */
+
+/* obj[key] = val; val NULL is a JSON null. */
+void sp_json_add(json_object *obj, const char *key, json_object *val);
+json_object *sp_json_str_or_null(const char *s);
+json_object *sp_json_u64(uint64_t v);
+json_object *sp_json_u32_or_null(bool has, uint32_t v);
+/* A number written with exactly `decimals` decimals: 9.870123 */
+json_object *sp_json_fixed(double v, int decimals);
+/* A number of ns with three decimals: 1470.125 */
+json_object *sp_json_ns3(long double ns);
+/* A measured number, ten significant digits; null when not finite. */
+json_object *sp_json_num(double v);
 
 /*
- * Switch ports (switch show): a line naming the switch, then a table; JSON,
- * one object with "switch" and "ports".
+ * An array of n items, item(items, i) making each; NULL when any
+ * allocation failed (everything made so far released).
  */
-int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_status *ports,
-			  size_t n);
+json_object *sp_json_array(const void *items, size_t n,
+			   json_object *(*item)(const void *items, size_t i));
 
-/* The changes of a plan as an ITEM PROPERTY NOW WANT table (text only). */
-int sp_print_switch_changes(const struct sp_sw_info *sw, const struct sp_sw_plan *p);
+/* ---- text ---- */
+
+/* A malloc'ed string; NULL on failure. */
+char *sp_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * switch plan: the changes, then the API sentences, the .rsc script and the
- * rollback script; JSON, one object with all of them.
+ * A table of nrows data rows under a header of ncols names, columns two
+ * blanks apart, each as wide as its widest cell: fill(rows, row, col)
+ * returns a malloc'ed cell. Nothing for nrows == 0. 0 or -ENOMEM.
  */
-int sp_print_switch_plan(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
-			 const struct sp_sw_plan *p);
-
-/* switch verify: what differs from d (settings and links), or "as desired". */
-int sp_print_switch_verify(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
-			   const struct sp_sw_plan *diff, const struct sp_sw_link *links,
-			   size_t n_links);
-
-/* One step of switch apply as it happens: "STEP: DETAIL" (text only, flushed). */
-void sp_print_switch_step(const char *step, const char *detail);
-
-/* The report of switch apply: JSON only (text had its steps). */
-int sp_print_switch_apply(const struct sp_sw_apply_report *r);
-
-/* ---- tune and check ------------------------------------------------------ */
-
-struct sp_plan;
-struct sp_change;
-struct sp_checklist;
+int sp_print_table(const char *const *header, size_t ncols, size_t nrows,
+		   char *(*fill)(const void *rows, size_t row, size_t col), const void *rows);
 
 /*
- * tune show: one row per knob (KNOB STATE CURRENT RECOMMENDED WHERE NOTE),
- * or a JSON array of knob objects with their full values.
+ * Columns of fixed widths, so that each row can be printed as its results
+ * come: each column as wide as its name or its width, whichever is more,
+ * two blanks apart; a wider cell pushes the rest of its row.
  */
-int sp_print_tune_plan(const struct sp_plan *plan);
+#define SP_CELL_MAX 64
+
+struct sp_fixed_col {
+	const char *name;
+	int width;
+};
+
+/* One row (cell == NULL: the names); tail, when not NULL, after the last column. */
+void sp_print_fixed(const struct sp_fixed_col *cols, size_t n, char (*cell)[SP_CELL_MAX],
+		    const char *tail);
+
+/* ---- lists: one call per field for text and JSON ---- */
+
+struct sp_list;
 
 /*
- * tune apply and revert: the snapshot, then "name: old -> new" per change
- * (for revert, last change first, from its after to its before value) and
- * a count; JSON: {"action","snapshot","profile","changes":[...]}. n == 0
- * says there was nothing to change (snapshot NULL).
+ * Begins a list; at most SP_LIST_COLS columns. Every record starts with
+ * sp_list_record(), then its fields in column order; the first record's
+ * fields name the columns. NULL only when out of memory (every call below
+ * takes NULL and sp_list_end() then returns -ENOMEM).
  */
-int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile,
-			  const struct sp_change *ch, size_t n);
+#define SP_LIST_COLS 16
+struct sp_list *sp_list_begin(void);
+void sp_list_record(struct sp_list *l);
 
 /*
- * A checklist: "STATUS  NAME  DETAIL" lines, aligned, each item that did
- * not pass followed by its "fix:" line, then the counts; JSON: an array of
- * {"name","status","detail","fix"} (fix null when there is none).
+ * One field: key is its JSON key (NULL: text only), col its column name
+ * (NULL: JSON only); jval its JSON value (NULL: null; taken over), text its
+ * cell (taken over; NULL: out of memory).
  */
-int sp_print_checklist(const struct sp_checklist *l);
-
-/* ---- bench ---- */
-
-struct sp_bench_doc;
+void sp_list_field(struct sp_list *l, const char *key, const char *col,
+		   json_object *jval, char *text);
+/* The common shapes of a field. */
+void sp_list_u64(struct sp_list *l, const char *key, const char *col, uint64_t v);
+/* s NULL: JSON null, text "-". */
+void sp_list_str(struct sp_list *l, const char *key, const char *col, const char *s);
 
 /*
- * The document of a bench run, or of bench parse: JSON, one object; text,
- * the commands with how they ended, a line or a table per result, the
- * counters that moved (the kernel trace's report as lat and bw print it, or
- * the sysfs snapshots; JSON: "counters_source", "trace", "counters"), the
- * problems and the verdict. A dry run: the command lines alone (JSON: the
- * document without results).
+ * Prints the list (text: nothing for an empty one; JSON: an array, [] for
+ * an empty one) and releases it. 0 or -ENOMEM.
  */
-int sp_print_bench(const struct sp_bench_doc *doc);
+int sp_list_end(struct sp_list *l);
 
 #endif

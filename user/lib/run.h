@@ -18,7 +18,7 @@
 #include "model.h"
 #include "nl.h"
 #include "parse.h"
-#include "print.h"
+#include "show.h"
 #include "wait.h"
 
 /* GET polls: a safety net next to the progress group, or the only way */

@@ -24,7 +24,7 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "routeros.h"
 #include "switchplan.h"
 
