@@ -10,7 +10,7 @@
 #include <netlink/genl/genl.h>
 
 #include "bench/benchparse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "testutil.h"
 
 void cap_start(struct capture *c, bool json, bool pretty)

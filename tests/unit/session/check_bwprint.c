@@ -17,7 +17,7 @@
 
 #include "lib/model.h"
 #include "lib/parse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

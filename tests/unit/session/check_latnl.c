@@ -21,7 +21,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,7 @@
 #include <linux/if.h>
 
 #include "lib/model.h"
-#include "lib/print.h"
+#include "lib/show.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
