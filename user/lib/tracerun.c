@@ -8,7 +8,7 @@
 
 #include "err.h"
 #include "parse.h"
-#include "show.h"
+#include "traceprint.h"
 #include "tracerun.h"
 
 const char *const sp_default_globs[] = {
