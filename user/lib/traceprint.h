@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "model.h"
+#include "tracemodel.h"
 #include "rate.h"
 #include "tracelog.h"
 

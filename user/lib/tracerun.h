@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "nl.h"
+#include "tracenl.h"
 #include "tracelog.h"
 
 /* One port the user named: its netdev and/or its RDMA device port. */

@@ -19,6 +19,7 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "lib/tracenl.h"
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
