@@ -143,19 +143,10 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 		sp_list_free(&glob_list);
 		return sp_usage_error("counters", "Missing 'dev DEV[,DEV...]'");
 	}
-	if (glob_list.n > SPARKPERF_TRACE_GLOBS_MAX) {
+	rc = sp_globs_take("counters", &glob_list, globs);
+	if (rc) {
 		sp_list_free(&glob_list);
-		return sp_usage_error("counters", "Too many counter globs: %zu (at most %d)",
-				      glob_list.n, SPARKPERF_TRACE_GLOBS_MAX);
-	}
-	for (i = 0; i < glob_list.n; i++) {
-		if (!sp_glob_valid(glob_list.items[i])) {
-			rc = sp_usage_error("counters", "Invalid counter glob: '%s'",
-					    glob_list.items[i]);
-			sp_list_free(&glob_list);
-			return rc;
-		}
-		globs[i] = glob_list.items[i];
+		return rc;
 	}
 
 	ret = sp_nl_open(&nl);

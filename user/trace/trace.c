@@ -253,6 +253,21 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 			       .min = SPARKPERF_TRACE_BUFFER_MIN, .max = SPARKPERF_TRACE_BUFFER_MAX,
 			       .dst = &buffer },
 	};
+	/* a source's own period, after "period" */
+	const struct {
+		const char *key;
+		const char *const *arg;		/* set by sp_parse_kv() below */
+		uint32_t min_us;
+		uint32_t *us;
+		bool *has;
+	} sources[] = {
+		{ "netdev-period", &np, SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN, &c->netdev_period_us,
+		  &c->has_netdev_period },
+		{ "ethtool-period", &ep, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN, &c->ethtool_period_us,
+		  &c->has_ethtool_period },
+		{ "rdma-period", &rp, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN, &c->rdma_period_us,
+		  &c->has_rdma_period },
+	};
 	uint32_t p = 0;
 	char err[256];
 	size_t i;
@@ -263,15 +278,9 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 		return sp_usage_error("trace", "%s", err);
 	if (!a->dev)
 		return sp_usage_error("trace", "Missing 'dev DEV[,DEV...]'");
-	if (a->globs.n > SPARKPERF_TRACE_GLOBS_MAX)
-		return sp_usage_error("trace", "Too many counter globs: %zu (at most %d)",
-				      a->globs.n, SPARKPERF_TRACE_GLOBS_MAX);
-	for (i = 0; i < a->globs.n; i++) {
-		if (!sp_glob_valid(a->globs.items[i]))
-			return sp_usage_error("trace", "Invalid counter glob: '%s'",
-					      a->globs.items[i]);
-		c->globs[i] = a->globs.items[i];
-	}
+	ret = sp_globs_take("trace", &a->globs, c->globs);
+	if (ret)
+		return ret;
 	c->n_globs = a->globs.n;
 	if (!c->n_globs) {
 		for (i = 0; i < sp_n_default_globs; i++)
@@ -288,26 +297,14 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 		c->ethtool_period_us = c->rdma_period_us =
 			p < SPARKPERF_TRACE_SLOW_PERIOD_US_MIN ? SPARKPERF_TRACE_SLOW_PERIOD_US_MIN : p;
 	}
-	if (np) {
-		ret = parse_period("netdev-period", np, SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->netdev_period_us);
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (!*sources[i].arg)
+			continue;
+		ret = parse_period(sources[i].key, *sources[i].arg, sources[i].min_us,
+				   SPARKPERF_TRACE_PERIOD_US_MAX, sources[i].us);
 		if (ret)
 			return ret;
-		c->has_netdev_period = true;
-	}
-	if (ep) {
-		ret = parse_period("ethtool-period", ep, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->ethtool_period_us);
-		if (ret)
-			return ret;
-		c->has_ethtool_period = true;
-	}
-	if (rp) {
-		ret = parse_period("rdma-period", rp, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->rdma_period_us);
-		if (ret)
-			return ret;
-		c->has_rdma_period = true;
+		*sources[i].has = true;
 	}
 	c->has_duration = kv[K_DURATION].seen;
 	c->has_buffer = kv[K_BUFFER].seen;
