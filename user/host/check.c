@@ -23,7 +23,7 @@
 #include "knobs.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "tuneprint.h"
 #include "probe.h"
 #include "lib/run.h"
 #include "version.h"

@@ -21,7 +21,7 @@
 #include "knobs.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "tuneprint.h"
 #include "snapshot.h"
 #include "version.h"
 

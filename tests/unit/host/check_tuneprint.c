@@ -6,7 +6,7 @@
 
 #include "host/checklist.h"
 #include "host/knobs.h"
-#include "lib/show.h"
+#include "host/tuneprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
