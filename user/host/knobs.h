@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hostnl.h"
 #include "lib/model.h"
 
 enum sp_profile {

@@ -18,6 +18,7 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "host.h"
+#include "hostnl.h"
 #include "knobs.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
