@@ -150,9 +150,8 @@ static void list_knob(struct sp_list *l, const struct sp_knob *k)
 		sp_list_field(l, "as_expected", NULL,
 			      k->ch.has_before ? json_object_new_boolean(k->as_expected) : NULL,
 			      NULL);
-	sp_list_field(l, "severity", NULL, s ? json_object_new_string(s->severity == SP_SEV_FAIL ?
-								      "fail" : "warn") : NULL, NULL);
-	sp_list_field(l, "reason", NULL, s ? json_object_new_string(s->reason) : NULL, NULL);
+	sp_list_str(l, "severity", NULL, s ? (s->severity == SP_SEV_FAIL ? "fail" : "warn") : NULL);
+	sp_list_str(l, "reason", NULL, s ? s->reason : NULL);
 	sp_list_field(l, "note", "NOTE", sp_json_str_or_null(k->note[0] ? k->note : NULL),
 		      strdup(k->note));
 }
