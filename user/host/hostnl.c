@@ -2,7 +2,7 @@
 /*
  * The host's rtnetlink requests that only tune and check make: a netdev's
  * DCB (IEEE PFC and DSCP APP entries, DCB_CMD_IEEE_GET/SET/DEL) and its
- * neighbour entries, on the core's transactions (lib/nl.h).
+ * neighbour entries, on the core's requests and transactions (lib/nlcore.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include <netlink/msg.h>
 
 #include "hostnl.h"
+#include "lib/nlcore.h"
 
 static int dcb_req(uint16_t type, uint8_t cmd, const char *dev, struct nl_msg **out)
 {
@@ -28,7 +29,7 @@ static int dcb_req(uint16_t type, uint8_t cmd, const char *dev, struct nl_msg **
 	d->dcb_family = AF_UNSPEC;
 	d->cmd = cmd;
 	if (nla_put_string(*out, DCB_ATTR_IFNAME, dev) < 0)
-		return sp_nl_put_failed(out);
+		return sp_nl_req_fail(out);
 	return 0;
 }
 
@@ -49,11 +50,11 @@ int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
 		return ret;
 	ieee = nla_nest_start(*out, DCB_ATTR_IEEE);
 	if (!ieee || (pfc && !del && nla_put(*out, DCB_ATTR_IEEE_PFC, sizeof(*pfc), pfc) < 0))
-		return sp_nl_put_failed(out);
+		return sp_nl_req_fail(out);
 	if (dscp) {
 		table = nla_nest_start(*out, DCB_ATTR_IEEE_APP_TABLE);
 		if (!table)
-			return sp_nl_put_failed(out);
+			return sp_nl_req_fail(out);
 		for (i = 0; i < SP_DSCP_COUNT; i++) {
 			struct dcb_app app = {
 				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
@@ -63,7 +64,7 @@ int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
 
 			if (dscp->has[i] &&
 			    nla_put(*out, DCB_ATTR_IEEE_APP, sizeof(app), &app) < 0)
-				return sp_nl_put_failed(out);
+				return sp_nl_req_fail(out);
 		}
 		nla_nest_end(*out, table);
 	}
@@ -137,7 +138,7 @@ int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb)
 	struct nl_msg *msg;
 	int ret = sp_nl_dcb_get_msg(dev, &msg);
 
-	return sp_nl_transact_one(rt, ret, msg, RTM_GETDCB, parse_dcb_cb, dcb);
+	return sp_nl_transact_parse(rt, ret, msg, RTM_GETDCB, parse_dcb_cb, dcb);
 }
 
 int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
@@ -146,13 +147,13 @@ int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee
 	struct nl_msg *msg;
 	int status = 0, ret = sp_nl_dcb_set_msg(dev, del, pfc, dscp, &msg);
 
-	ret = sp_nl_transact_one(rt, ret, msg, RTM_SETDCB, parse_dcb_status_cb, &status);
+	ret = sp_nl_transact_parse(rt, ret, msg, RTM_SETDCB, parse_dcb_status_cb, &status);
 	if (!ret && status) {
 		char why[SP_NL_ERRMSG_MAX];
 
 		ret = status < 0 ? status : -EIO;
 		snprintf(why, sizeof(why), "the driver of %s refused: %s", dev, strerror(-ret));
-		sp_nl_local_err(rt, ret, why);
+		sp_nl_set_err(rt, ret, why);
 	}
 	return ret;
 }
@@ -180,7 +181,7 @@ int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *d
 	ndm = nlmsg_data(nlh);
 	*ifindex = (uint32_t)ndm->ndm_ifindex;
 	n->state = ndm->ndm_state;
-	if (!tb[NDA_DST] || sp_nla_get_addr(tb[NDA_DST], dst))
+	if (!tb[NDA_DST] || sp_nl_get_addr(tb[NDA_DST], dst))
 		return sp_nl_bad(why, "NDA_DST");
 	if (tb[NDA_LLADDR]) {
 		int len = nla_len(tb[NDA_LLADDR]);
@@ -214,7 +215,7 @@ static int neigh_valid(struct nlmsghdr *nlh, void *arg)
 		char msg[SP_NL_ERRMSG_MAX];
 
 		snprintf(msg, sizeof(msg), "malformed neighbour entry from the kernel (%s)", why);
-		sp_nl_local_err(c->rt, ret, msg);
+		sp_nl_set_err(c->rt, ret, msg);
 		return ret;
 	}
 	if (ifindex == c->ifindex && dst.len == c->dst->len &&

@@ -30,6 +30,7 @@
 #include <netlink/socket.h>
 
 #include "nl.h"
+#include "nlcore.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -2592,35 +2593,6 @@ int sp_nl_open_ethtool(struct sp_nl *nl)
 	return genl_open(nl, ETHTOOL_GENL_NAME, "the kernel's ethtool family");
 }
 
-/* The core's helpers, for the requests that the subsystems build themselves. */
-const int sp_nl_dump_retries = SP_NL_DUMP_RETRIES;
-
-int sp_nl_bad(const char **why, const char *reason)
-{
-	return bad(why, reason);
-}
-
-int sp_nl_put_failed(struct nl_msg **out)
-{
-	return put_failed(out);
-}
-
-int sp_nla_get_addr(const struct nlattr *a, struct sp_addr *addr)
-{
-	return get_addr(a, addr);
-}
-
-void sp_nl_local_err(struct sp_nl *nl, int error, const char *msg)
-{
-	set_local_err(nl, error, "%s", msg);
-}
-
-int sp_nl_transact_one(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
-		       sp_nl_parse_fn parse, void *dst)
-{
-	return transact_built(nl, ret, msg, reply_cmd, parse, dst);
-}
-
 int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | flags);
@@ -2826,4 +2798,34 @@ int sp_nl_link_modes(struct sp_nl *et, const char *dev, struct sp_link_modes *m)
 
 	return transact_built(et, ret, msg, ETHTOOL_MSG_LINKMODES_GET_REPLY,
 			      parse_link_modes_cb, m);
+}
+
+/* ---- the core for the subsystems' messages (nlcore.h) -------------------- */
+
+const int sp_nl_dump_retries = SP_NL_DUMP_RETRIES;
+
+int sp_nl_req_fail(struct nl_msg **out)
+{
+	return put_failed(out);
+}
+
+int sp_nl_bad(const char **why, const char *reason)
+{
+	return bad(why, reason);
+}
+
+int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr)
+{
+	return get_addr(a, addr);
+}
+
+void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg)
+{
+	set_local_err(nl, error, "%s", msg);
+}
+
+int sp_nl_transact_parse(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			 sp_nl_parse_fn parse, void *dst)
+{
+	return transact_built(nl, ret, msg, reply_cmd, parse, dst);
 }

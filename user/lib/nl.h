@@ -312,37 +312,11 @@ int sp_nl_trace_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_trace_fn fn,
 /*
  * The kernel's rtnetlink (NETLINK_ROUTE) and its "ethtool" generic netlink
  * family: the same struct sp_nl, the same error reporting. Routes and link
- * modes here; host/ builds its DCB and neighbour requests on sp_rtnl_req().
+ * modes here; host/ builds its DCB and neighbour requests on nlcore.h.
  */
 int sp_rtnl_open(struct sp_nl *nl);
 /* -ENOENT when the kernel has no ethtool netlink (before 5.6) */
 int sp_nl_open_ethtool(struct sp_nl *nl);
-
-/* An rtnetlink request: a header of hdr_len bytes (zeroed) at *hdr. */
-int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out);
-
-/*
- * The core's pieces for requests built outside this file. A dump that a
- * concurrent change interrupted (-EINTR) is restarted sp_nl_dump_retries
- * times.
- */
-extern const int sp_nl_dump_retries;
-/* *why = reason (why may be NULL); -EBADMSG */
-int sp_nl_bad(const char **why, const char *reason);
-/* Frees *out, sets it NULL; -ENOMEM (an attribute did not fit). */
-int sp_nl_put_failed(struct nl_msg **out);
-/* An IPv4 or IPv6 address attribute; -EBADMSG for another length. */
-int sp_nla_get_addr(const struct nlattr *a, struct sp_addr *addr);
-/* A failure the tool describes itself: nl->err is error with msg. */
-void sp_nl_local_err(struct sp_nl *nl, int error, const char *msg);
-/*
- * A request that a builder returned as ret and msg, answered by one reply
- * of reply_cmd that parse() reads into dst; a malformed or missing reply
- * is said in nl->err.
- */
-typedef int (*sp_nl_parse_fn)(struct nlmsghdr *nlh, void *dst, const char **why);
-int sp_nl_transact_one(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
-		       sp_nl_parse_fn parse, void *dst);
 
 /* "ip route get DST". */
 int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out);
