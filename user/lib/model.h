@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <linux/dcbnl.h>
 #include <linux/sparkperf.h>
 
 #define SP_IFNAME_MAX 16	/* IFNAMSIZ, with the NUL */
@@ -309,22 +308,7 @@ const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int3
 /* true once the session has ended: DONE, STOPPED or FAILED */
 bool sp_lat_state_final(unsigned int state);
 
-/* ---- the host's network, as rtnetlink, DCB and ethtool netlink report it ---- */
-
-/* DSCP to priority APP entries of a netdev (IEEE 802.1Qaz, selector DSCP). */
-#define SP_DSCP_COUNT 64
-
-struct sp_dscp_map {
-	bool has[SP_DSCP_COUNT];
-	uint8_t prio[SP_DSCP_COUNT];
-};
-
-/* The DCB state of a netdev that has DCB (DCB_CMD_IEEE_GET). */
-struct sp_dcb {
-	bool has_pfc;
-	struct ieee_pfc pfc;		/* as the driver reports it, for a SET */
-	struct sp_dscp_map dscp;
-};
+/* ---- the host's network, as rtnetlink and ethtool netlink report it ---- */
 
 /* The kernel's answer to "ip route get ADDR". */
 struct sp_route {
@@ -335,15 +319,6 @@ struct sp_route {
 	bool has_prefsrc;
 	struct sp_addr prefsrc;
 	uint32_t mtu;			/* the route's MTU metric; 0: none */
-};
-
-/* A neighbour (ARP) entry. */
-#define SP_LLADDR_MAX 32
-
-struct sp_neigh {
-	uint16_t state;			/* NUD_* */
-	uint8_t lladdr_len;
-	uint8_t lladdr[SP_LLADDR_MAX];
 };
 
 /* A netdev's link modes (ethtool netlink, LINKMODES_GET). */

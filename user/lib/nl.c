@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink client for the "sparkperf" family (libnl-genl-3); at the
- * end, the kernel's rtnetlink (DCB, routes, neighbours) and "ethtool" family
+ * end, the kernel's rtnetlink (routes) and "ethtool" family
  * for tune and check, through the same transaction loop.
  *
  * Every request is answered by an ACK, an NLMSG_ERROR (with extended ACK
@@ -16,10 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <linux/dcbnl.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
-#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sparkperf.h>
@@ -1978,7 +1976,7 @@ int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
 	return mcast_recv(nl, nl->pr_sk, bw_progress_one, &c, &nl->bad_progress);
 }
 
-/* ---- rtnetlink (DCB, routes, neighbours) and ethtool netlink ------------ */
+/* ---- rtnetlink (routes) and ethtool netlink ---------------------------- */
 
 int sp_rtnl_open(struct sp_nl *nl)
 {
@@ -2008,8 +2006,7 @@ int sp_nl_open_ethtool(struct sp_nl *nl)
 	return genl_open(nl, ETHTOOL_GENL_NAME, "the kernel's ethtool family");
 }
 
-/* An rtnetlink request: a header of hdr_len bytes (zeroed) at *hdr. */
-static int rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
+int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | flags);
 
@@ -2026,146 +2023,6 @@ static int rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct
 	return 0;
 }
 
-static int dcb_req(uint16_t type, uint8_t cmd, const char *dev, struct nl_msg **out)
-{
-	struct dcbmsg *d;
-	int ret;
-
-	if (!dev || !*dev || strlen(dev) >= SP_IFNAME_MAX)
-		return -EINVAL;
-	ret = rtnl_req(type, NLM_F_ACK, sizeof(*d), (void **)&d, out);
-	if (ret)
-		return ret;
-	d->dcb_family = AF_UNSPEC;
-	d->cmd = cmd;
-	if (nla_put_string(*out, DCB_ATTR_IFNAME, dev) < 0)
-		return put_failed(out);
-	return 0;
-}
-
-int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out)
-{
-	return dcb_req(RTM_GETDCB, DCB_CMD_IEEE_GET, dev, out);
-}
-
-int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
-		      const struct sp_dscp_map *dscp, struct nl_msg **out)
-{
-	struct nlattr *ieee, *table;
-	size_t i;
-	int ret;
-
-	ret = dcb_req(RTM_SETDCB, del ? DCB_CMD_IEEE_DEL : DCB_CMD_IEEE_SET, dev, out);
-	if (ret)
-		return ret;
-	ieee = nla_nest_start(*out, DCB_ATTR_IEEE);
-	if (!ieee || (pfc && !del && nla_put(*out, DCB_ATTR_IEEE_PFC, sizeof(*pfc), pfc) < 0))
-		return put_failed(out);
-	if (dscp) {
-		table = nla_nest_start(*out, DCB_ATTR_IEEE_APP_TABLE);
-		if (!table)
-			return put_failed(out);
-		for (i = 0; i < SP_DSCP_COUNT; i++) {
-			struct dcb_app app = {
-				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
-				.priority = dscp->prio[i],
-				.protocol = (uint16_t)i,
-			};
-
-			if (dscp->has[i] &&
-			    nla_put(*out, DCB_ATTR_IEEE_APP, sizeof(app), &app) < 0)
-				return put_failed(out);
-		}
-		nla_nest_end(*out, table);
-	}
-	nla_nest_end(*out, ieee);
-	return 0;
-}
-
-int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why)
-{
-	struct nlattr *tb[DCB_ATTR_MAX + 1], *ieee[DCB_ATTR_IEEE_MAX + 1], *pos;
-	int rem;
-
-	memset(dcb, 0, sizeof(*dcb));
-	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
-		return bad(why, "DCB header");
-	if (!tb[DCB_ATTR_IEEE] ||
-	    nla_parse_nested(ieee, DCB_ATTR_IEEE_MAX, tb[DCB_ATTR_IEEE], NULL) < 0)
-		return bad(why, "DCB_ATTR_IEEE");
-	if (ieee[DCB_ATTR_IEEE_PFC]) {
-		/* an older kernel's struct may be shorter: the rest stays zero */
-		size_t len = (size_t)nla_len(ieee[DCB_ATTR_IEEE_PFC]);
-
-		memcpy(&dcb->pfc, nla_data(ieee[DCB_ATTR_IEEE_PFC]),
-		       len < sizeof(dcb->pfc) ? len : sizeof(dcb->pfc));
-		dcb->has_pfc = true;
-	}
-	if (!ieee[DCB_ATTR_IEEE_APP_TABLE])
-		return 0;
-	nla_for_each_nested(pos, ieee[DCB_ATTR_IEEE_APP_TABLE], rem) {
-		const struct dcb_app *app;
-
-		if (nla_type(pos) != DCB_ATTR_IEEE_APP)
-			continue;
-		if (nla_len(pos) < (int)sizeof(*app))
-			return bad(why, "DCB_ATTR_IEEE_APP");
-		app = nla_data(pos);
-		if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP || app->protocol >= SP_DSCP_COUNT)
-			continue;
-		dcb->dscp.has[app->protocol] = true;
-		dcb->dscp.prio[app->protocol] = app->priority & 7;
-	}
-	return 0;
-}
-
-/* The status a DCB SET or DEL reply carries (the kernel answers 0 to the request). */
-int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why)
-{
-	struct nlattr *tb[DCB_ATTR_MAX + 1];
-
-	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
-		return bad(why, "DCB header");
-	if (!tb[DCB_ATTR_IEEE] || nla_len(tb[DCB_ATTR_IEEE]) != 1)
-		return bad(why, "DCB_ATTR_IEEE status");
-	/* the driver's negative errno, cut to a u8 by dcbnl */
-	*status = (int8_t)nla_get_u8(tb[DCB_ATTR_IEEE]);
-	return 0;
-}
-
-static int parse_dcb_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_dcb(nlh, dst, why);
-}
-
-static int parse_dcb_status_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_dcb_status(nlh, dst, why);
-}
-
-int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_dcb_get_msg(dev, &msg);
-
-	return transact_built(rt, ret, msg, RTM_GETDCB, parse_dcb_cb, dcb);
-}
-
-int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
-		  const struct sp_dscp_map *dscp)
-{
-	struct nl_msg *msg;
-	int status = 0, ret = sp_nl_dcb_set_msg(dev, del, pfc, dscp, &msg);
-
-	ret = transact_built(rt, ret, msg, RTM_SETDCB, parse_dcb_status_cb, &status);
-	if (!ret && status) {
-		set_local_err(rt, status < 0 ? status : -EIO, "the driver of %s refused: %s", dev,
-			      strerror(status < 0 ? -status : EIO));
-		ret = status < 0 ? status : -EIO;
-	}
-	return ret;
-}
-
 int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out)
 {
 	struct rtmsg *rtm;
@@ -2173,7 +2030,7 @@ int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out)
 
 	if (!dst || (dst->len != 4 && dst->len != 16))
 		return -EINVAL;
-	ret = rtnl_req(RTM_GETROUTE, NLM_F_ACK, sizeof(*rtm), (void **)&rtm, out);
+	ret = sp_rtnl_req(RTM_GETROUTE, NLM_F_ACK, sizeof(*rtm), (void **)&rtm, out);
 	if (ret)
 		return ret;
 	rtm->rtm_family = dst->len == 4 ? AF_INET : AF_INET6;
@@ -2221,91 +2078,6 @@ int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route
 	int ret = sp_nl_route_get_msg(dst, &msg);
 
 	return transact_built(rt, ret, msg, RTM_NEWROUTE, parse_route_cb, r);
-}
-
-int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out)
-{
-	struct ndmsg *ndm;
-	int ret = rtnl_req(RTM_GETNEIGH, NLM_F_DUMP, sizeof(*ndm), (void **)&ndm, out);
-
-	if (!ret)
-		ndm->ndm_family = family;
-	return ret;
-}
-
-int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
-		      struct sp_neigh *n, const char **why)
-{
-	struct nlattr *tb[NDA_MAX + 1];
-	struct ndmsg *ndm;
-
-	memset(n, 0, sizeof(*n));
-	memset(dst, 0, sizeof(*dst));
-	if (nlmsg_parse(nlh, sizeof(*ndm), tb, NDA_MAX, NULL) < 0)
-		return bad(why, "neighbour header");
-	ndm = nlmsg_data(nlh);
-	*ifindex = (uint32_t)ndm->ndm_ifindex;
-	n->state = ndm->ndm_state;
-	REQ(get_addr, tb, NDA_DST, dst);
-	if (tb[NDA_LLADDR]) {
-		int len = nla_len(tb[NDA_LLADDR]);
-
-		if (len < 0 || len > SP_LLADDR_MAX)
-			return bad(why, "NDA_LLADDR");
-		n->lladdr_len = (uint8_t)len;
-		memcpy(n->lladdr, nla_data(tb[NDA_LLADDR]), (size_t)len);
-	}
-	return 0;
-}
-
-struct neigh_ctx {
-	struct sp_nl *rt;
-	uint32_t ifindex;
-	const struct sp_addr *dst;
-	struct sp_neigh *out;
-	bool found;
-};
-
-static int neigh_valid(struct nlmsghdr *nlh, void *arg)
-{
-	struct neigh_ctx *c = arg;
-	const char *why = "?";
-	struct sp_addr dst;
-	struct sp_neigh n;
-	uint32_t ifindex;
-	int ret = sp_nl_parse_neigh(nlh, &ifindex, &dst, &n, &why);
-
-	if (ret) {
-		set_local_err(c->rt, ret, "malformed neighbour entry from the kernel (%s)", why);
-		return ret;
-	}
-	if (ifindex == c->ifindex && dst.len == c->dst->len &&
-	    !memcmp(dst.raw, c->dst->raw, dst.len)) {
-		*c->out = n;
-		c->found = true;
-	}
-	return 0;
-}
-
-int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
-		    struct sp_neigh *n)
-{
-	struct neigh_ctx c = { .rt = rt, .ifindex = ifindex, .dst = dst, .out = n };
-	struct nl_msg *msg;
-	int ret, attempt;
-
-	for (attempt = 0;; attempt++) {
-		ret = sp_nl_neigh_dump_msg(dst->len == 4 ? AF_INET : AF_INET6, &msg);
-		if (ret)
-			return ret;
-		ret = sp_nl_transact(rt, msg, RTM_NEWNEIGH, neigh_valid, &c);
-		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
-			break;
-		c.found = false;
-	}
-	if (!ret && !c.found)
-		ret = -ENOENT;
-	return ret;
 }
 
 int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out)
@@ -2454,6 +2226,8 @@ int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint
 	return id_msg(family, cmd, flags, attr, has_id, id, out);
 }
 
+const int sp_nl_dump_retries = SP_NL_DUMP_RETRIES;
+
 int sp_nl_req_fail(struct nl_msg **out)
 {
 	return put_failed(out);
@@ -2478,6 +2252,11 @@ size_t sp_nl_count_nested(struct nlattr *nest, int type)
 int sp_nl_get_str(const struct nlattr *a, char *buf, size_t size)
 {
 	return get_str(a, buf, size);
+}
+
+int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr)
+{
+	return get_addr(a, addr);
 }
 
 void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg)

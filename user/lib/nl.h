@@ -239,42 +239,18 @@ int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			   sp_nl_bw_progress_fn fn, void *arg);
 
 /*
- * The host's network for tune and check: rtnetlink (NETLINK_ROUTE) for DCB,
- * routes and neighbours, and the kernel's "ethtool" generic netlink family
- * for link modes. The same struct sp_nl, the same error reporting.
+ * The kernel's rtnetlink (NETLINK_ROUTE) and its "ethtool" generic netlink
+ * family: the same struct sp_nl, the same error reporting. Routes and link
+ * modes here; host/ builds its DCB and neighbour requests on nlcore.h.
  */
 int sp_rtnl_open(struct sp_nl *nl);
 /* -ENOENT when the kernel has no ethtool netlink (before 5.6) */
 int sp_nl_open_ethtool(struct sp_nl *nl);
 
-/* DCB_CMD_IEEE_GET of dev. */
-int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out);
-/*
- * DCB_CMD_IEEE_SET (del false) with the PFC object when pfc is not NULL and
- * the DSCP APP entries of dscp; DCB_CMD_IEEE_DEL (del true) of the entries.
- */
-int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
-		      const struct sp_dscp_map *dscp, struct nl_msg **out);
-int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why);
-/* The driver's status in a SET or DEL reply: 0 or a negative errno. */
-int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why);
-/* -EOPNOTSUPP when dev has no DCB (a virtual NIC). */
-int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb);
-int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
-		  const struct sp_dscp_map *dscp);
-
 /* "ip route get DST". */
 int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out);
 int sp_nl_parse_route(struct nlmsghdr *nlh, struct sp_route *r, const char **why);
 int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route *r);
-
-/* The neighbour table of one address family (a dump). */
-int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out);
-int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
-		      struct sp_neigh *n, const char **why);
-/* The entry of dst on ifindex; -ENOENT when there is none. */
-int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
-		    struct sp_neigh *n);
 
 /* ETHTOOL_MSG_LINKMODES_GET of dev, bit sets with names (not compact). */
 int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out);

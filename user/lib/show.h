@@ -171,34 +171,6 @@ void sp_print_switch_step(const char *step, const char *detail);
 /* The report of switch apply: JSON only (text had its steps). */
 int sp_print_switch_apply(const struct sp_sw_apply_report *r);
 
-/* ---- tune and check ------------------------------------------------------ */
-
-struct sp_plan;
-struct sp_change;
-struct sp_checklist;
-
-/*
- * tune show: one row per knob (KNOB STATE CURRENT RECOMMENDED WHERE NOTE),
- * or a JSON array of knob objects with their full values.
- */
-int sp_print_tune_plan(const struct sp_plan *plan);
-
-/*
- * tune apply and revert: the snapshot, then "name: old -> new" per change
- * (for revert, last change first, from its after to its before value) and
- * a count; JSON: {"action","snapshot","profile","changes":[...]}. n == 0
- * says there was nothing to change (snapshot NULL).
- */
-int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile,
-			  const struct sp_change *ch, size_t n);
-
-/*
- * A checklist: "STATUS  NAME  DETAIL" lines, aligned, each item that did
- * not pass followed by its "fix:" line, then the counts; JSON: an array of
- * {"name","status","detail","fix"} (fix null when there is none).
- */
-int sp_print_checklist(const struct sp_checklist *l);
-
 /* ---- bench ---- */
 
 struct sp_bench_doc;
