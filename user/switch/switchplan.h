@@ -8,6 +8,9 @@
  * and, inverted, the rollback script. Undoing is planning again: the
  * targets of the inverted plan ("as it was") against the rows read after a
  * failure, so a partial apply is undone exactly as far as it went.
+ *
+ * switchvalue.c holds versions, values and the desired state; switchplan.c
+ * the targets, the state read, plans and what they are written as.
  */
 #ifndef SPARKPERF_CTL_SWITCHPLAN_H
 #define SPARKPERF_CTL_SWITCHPLAN_H
