@@ -24,9 +24,9 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "lib/show.h"
 #include "routeros.h"
 #include "switchplan.h"
+#include "switchprint.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/show.h"
+#include "switch/switchprint.h"
 #include "switch/switchplan.h"
 #include "testutil.h"
 
