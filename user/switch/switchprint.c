@@ -10,6 +10,8 @@
 #include "lib/print.h"
 #include "switchprint.h"
 
+/* ---- pieces ------------------------------------------------------------- */
+
 static json_object *json_sw_info(const struct sp_sw_info *sw)
 {
 	json_object *obj = json_object_new_object();
@@ -66,86 +68,19 @@ static const char *dash(const char *s)
 	return s ? s : "-";
 }
 
-static char *sw_port_cell(const void *rows, size_t row, size_t col)
+/* items[i] of an array of strings */
+static json_object *json_string_item(const void *items, size_t i)
 {
-	const struct sp_sw_port_status *p = (const struct sp_sw_port_status *)rows + row;
-
-	switch (col) {
-	case 0:
-		return strdup(dash(p->name));
-	case 1:
-		return strdup(dash(p->status));
-	case 2:
-		return strdup(dash(p->rate));
-	case 3:
-		return strdup(dash(p->speed));
-	case 4:
-		return strdup(dash(sp_sw_settable(p->auto_negotiation)));
-	case 5:
-		return strdup(dash(p->fec_mode));
-	case 6:
-		return strdup(dash(p->mtu));
-	default:
-		return strdup(dash(p->l2mtu));
-	}
-}
-
-int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_status *ports,
-			  size_t n)
-{
-	static const char *const header[] = {
-		"PORT", "STATUS", "RATE", "SPEED", "AUTONEG", "FEC", "MTU", "L2MTU",
-	};
-	json_object *obj, *arr, *o;
-	size_t i;
-
-	if (!sp_print_is_json()) {
-		print_sw_info(sw);
-		return sp_print_table(header, ARRAY_SIZE(header), n, sw_port_cell, ports);
-	}
-	obj = json_object_new_object();
-	arr = json_object_new_array();
-	if (!obj || !arr) {
-		json_object_put(obj);
-		json_object_put(arr);
-		return -ENOMEM;
-	}
-	sp_json_add(obj, "switch", json_sw_info(sw));
-	for (i = 0; i < n; i++) {
-		o = json_object_new_object();
-		if (!o) {
-			json_object_put(obj);
-			json_object_put(arr);
-			return -ENOMEM;
-		}
-		sp_json_add(o, "name", sp_json_str_or_null(ports[i].name));
-		sp_json_add(o, "status", sp_json_str_or_null(ports[i].status));
-		sp_json_add(o, "rate", sp_json_str_or_null(ports[i].rate));
-		sp_json_add(o, "rate_bits_per_second", jsw_rate_bps(ports[i].rate));
-		sp_json_add(o, "speed", sp_json_str_or_null(ports[i].speed));
-		sp_json_add(o, "auto_negotiation", jsw_bool(ports[i].auto_negotiation));
-		sp_json_add(o, "fec_mode", sp_json_str_or_null(ports[i].fec_mode));
-		sp_json_add(o, "mtu_bytes", jsw_number(ports[i].mtu));
-		sp_json_add(o, "l2mtu_bytes", jsw_number(ports[i].l2mtu));
-		json_object_array_add(arr, o);
-	}
-	sp_json_add(obj, "ports", arr);
-	return sp_print_json(obj);
+	return json_object_new_string(((char *const *)items)[i]);
 }
 
 static json_object *json_sw_desired(const struct sp_sw_desired *d)
 {
-	json_object *obj = json_object_new_object(), *ports = json_object_new_array();
-	size_t i;
+	json_object *obj = json_object_new_object();
 
-	if (!obj || !ports) {
-		json_object_put(obj);
-		json_object_put(ports);
+	if (!obj)
 		return NULL;
-	}
-	for (i = 0; i < d->n_ports; i++)
-		json_object_array_add(ports, json_object_new_string(d->ports[i]));
-	sp_json_add(obj, "ports", ports);
+	sp_json_add(obj, "ports", sp_json_array(d->ports, d->n_ports, json_string_item));
 	sp_json_add(obj, "speed", json_object_new_string(d->speed));
 	sp_json_add(obj, "fec_mode", json_object_new_string(d->fec));
 	sp_json_add(obj, "mtu_bytes", json_object_new_uint64(d->mtu));
@@ -155,67 +90,114 @@ static json_object *json_sw_desired(const struct sp_sw_desired *d)
 	return obj;
 }
 
+/* What every document of plan, verify and apply begins with: "switch", "desired". */
+static json_object *json_sw_doc(const struct sp_sw_info *sw, const struct sp_sw_desired *d)
+{
+	json_object *obj = json_object_new_object();
+
+	if (!obj)
+		return NULL;
+	sp_json_add(obj, "switch", json_sw_info(sw));
+	sp_json_add(obj, "desired", json_sw_desired(d));
+	return obj;
+}
+
 static const char *const sw_action_str[] = {
 	[SP_SW_SET] = "set",
 	[SP_SW_ADD] = "add",
 	[SP_SW_REMOVE] = "remove",
 };
 
+static json_object *json_sw_diff(const void *items, size_t i)
+{
+	const struct sp_sw_diff *d = (const struct sp_sw_diff *)items + i;
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_add(o, "name", json_object_new_string(d->name));
+	sp_json_add(o, "now", sp_json_str_or_null(d->from));
+	sp_json_add(o, "want", sp_json_str_or_null(d->to));
+	return o;
+}
+
+static json_object *json_sw_change(const void *items, size_t i)
+{
+	const struct sp_sw_change *c = (const struct sp_sw_change *)items + i;
+	json_object *o = json_object_new_object(), *props;
+	char label[128];
+
+	props = sp_json_array(c->diffs, c->n, json_sw_diff);
+	if (!o || !props) {
+		json_object_put(o);
+		json_object_put(props);
+		return NULL;
+	}
+	sp_json_add(o, "item", json_object_new_string(sp_sw_change_label(c, label, sizeof(label))));
+	sp_json_add(o, "menu", json_object_new_string(c->menu));
+	sp_json_add(o, "action", json_object_new_string(sw_action_str[c->action]));
+	sp_json_add(o, "id", sp_json_str_or_null(c->id));
+	sp_json_add(o, "properties", props);
+	return o;
+}
+
 static json_object *json_sw_changes(const struct sp_sw_plan *p)
 {
-	json_object *arr = json_object_new_array(), *o, *props, *d;
-	char label[128];
-	size_t i, j;
-
-	for (i = 0; arr && i < p->n; i++) {
-		const struct sp_sw_change *c = &p->v[i];
-
-		o = json_object_new_object();
-		props = json_object_new_array();
-		if (!o || !props) {
-			json_object_put(o);
-			json_object_put(props);
-			json_object_put(arr);
-			return NULL;
-		}
-		sp_json_add(o, "item", json_object_new_string(sp_sw_change_label(c, label, sizeof(label))));
-		sp_json_add(o, "menu", json_object_new_string(c->menu));
-		sp_json_add(o, "action", json_object_new_string(sw_action_str[c->action]));
-		sp_json_add(o, "id", sp_json_str_or_null(c->id));
-		for (j = 0; j < c->n; j++) {
-			d = json_object_new_object();
-			if (!d)
-				continue;
-			sp_json_add(d, "name", json_object_new_string(c->diffs[j].name));
-			sp_json_add(d, "now", sp_json_str_or_null(c->diffs[j].from));
-			sp_json_add(d, "want", sp_json_str_or_null(c->diffs[j].to));
-			json_object_array_add(props, d);
-		}
-		sp_json_add(o, "properties", props);
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	return sp_json_array(p->v, p->n, json_sw_change);
 }
 
-static json_object *json_sw_links(const struct sp_sw_link *links, size_t n)
+static json_object *json_sw_link(const void *items, size_t i)
 {
-	json_object *arr = json_object_new_array(), *o;
+	const struct sp_sw_link *l = (const struct sp_sw_link *)items + i;
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_add(o, "port", json_object_new_string(l->port));
+	sp_json_add(o, "status", sp_json_str_or_null(l->status));
+	sp_json_add(o, "rate", sp_json_str_or_null(l->rate));
+	sp_json_add(o, "rate_bits_per_second", jsw_rate_bps(l->rate));
+	sp_json_add(o, "speed", json_object_new_string(l->speed));
+	sp_json_add(o, "ok", json_object_new_boolean(l->ok));
+	return o;
+}
+
+/* ---- switch show -------------------------------------------------------- */
+
+int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_status *ports,
+			  size_t n)
+{
+	struct sp_list *l = sp_list_begin();
+	json_object *obj = NULL;
 	size_t i;
 
-	for (i = 0; arr && i < n; i++) {
-		o = json_object_new_object();
-		if (!o)
-			continue;
-		sp_json_add(o, "port", json_object_new_string(links[i].port));
-		sp_json_add(o, "status", sp_json_str_or_null(links[i].status));
-		sp_json_add(o, "rate", sp_json_str_or_null(links[i].rate));
-		sp_json_add(o, "rate_bits_per_second", jsw_rate_bps(links[i].rate));
-		sp_json_add(o, "speed", json_object_new_string(links[i].speed));
-		sp_json_add(o, "ok", json_object_new_boolean(links[i].ok));
-		json_object_array_add(arr, o);
+	if (sp_print_is_json()) {
+		obj = json_object_new_object();
+		if (obj)
+			sp_json_add(obj, "switch", json_sw_info(sw));
+	} else {
+		print_sw_info(sw);
 	}
-	return arr;
+	for (i = 0; i < n; i++) {
+		const struct sp_sw_port_status *p = &ports[i];
+
+		sp_list_record(l);
+		sp_list_str(l, "name", "PORT", p->name);
+		sp_list_str(l, "status", "STATUS", p->status);
+		sp_list_str(l, "rate", "RATE", p->rate);
+		sp_list_field(l, "rate_bits_per_second", NULL, jsw_rate_bps(p->rate), NULL);
+		sp_list_str(l, "speed", "SPEED", p->speed);
+		sp_list_field(l, "auto_negotiation", "AUTONEG", jsw_bool(p->auto_negotiation),
+			      strdup(dash(sp_sw_settable(p->auto_negotiation))));
+		sp_list_str(l, "fec_mode", "FEC", p->fec_mode);
+		sp_list_field(l, "mtu_bytes", "MTU", jsw_number(p->mtu), strdup(dash(p->mtu)));
+		sp_list_field(l, "l2mtu_bytes", "L2MTU", jsw_number(p->l2mtu),
+			      strdup(dash(p->l2mtu)));
+	}
+	return sp_list_end_into(l, obj, "ports");
 }
+
+/* ---- switch plan and verify: the differences ---------------------------- */
 
 /* One line of the ITEM PROPERTY NOW WANT table. */
 struct sw_diff_row {
@@ -278,13 +260,6 @@ static int print_sw_diffs(const struct sp_sw_plan *p, const struct sp_sw_link *l
 	return ret;
 }
 
-/* "# TITLE" and the lines of text, or nothing without text */
-static void print_sw_section(const char *title, const char *text)
-{
-	if (text && *text)
-		fprintf(sp_print_file(), "\n# %s\n%s", title, text);
-}
-
 int sp_print_switch_changes(const struct sp_sw_info *sw, const struct sp_sw_plan *p)
 {
 	if (sp_print_is_json())
@@ -299,12 +274,33 @@ int sp_print_switch_changes(const struct sp_sw_info *sw, const struct sp_sw_plan
 	return print_sw_diffs(p, NULL, 0);
 }
 
-/* The plan's API sentences: one line each (text), or arrays of words (JSON). */
-static int sw_sentences(const struct sp_sw_plan *p, char **text, json_object *arr)
+/* ---- switch plan -------------------------------------------------------- */
+
+/* "# TITLE" and the lines of text, or nothing without text */
+static void print_sw_section(const char *title, const char *text)
+{
+	if (text && *text)
+		fprintf(sp_print_file(), "\n# %s\n%s", title, text);
+}
+
+/* The API sentence of change i as an array of its words. */
+static json_object *json_sw_sentence(const void *items, size_t i)
 {
 	struct sp_ros_sentence s;
-	size_t len = 0, i, j;
 	json_object *words;
+
+	if (sp_sw_change_sentence((const struct sp_sw_change *)items + i, &s))
+		return NULL;
+	words = sp_json_array(s.words, s.n, json_string_item);
+	sp_ros_sentence_free(&s);
+	return words;
+}
+
+/* The plan's API sentences, one line each. 0, -EINVAL (a change without its id), -ENOMEM. */
+static int sw_sentences_text(const struct sp_sw_plan *p, char **text)
+{
+	struct sp_ros_sentence s;
+	size_t len = 0, i;
 	char *line;
 	FILE *f;
 	int ret = 0;
@@ -320,11 +316,6 @@ static int sw_sentences(const struct sp_sw_plan *p, char **text, json_object *ar
 		if (line)
 			fprintf(f, "%s\n", line);
 		free(line);
-		words = arr ? json_object_new_array() : NULL;
-		for (j = 0; words && j < s.n; j++)
-			json_object_array_add(words, json_object_new_string(s.words[j]));
-		if (words)
-			json_object_array_add(arr, words);
 		sp_ros_sentence_free(&s);
 	}
 	if (fclose(f) && !ret)
@@ -332,11 +323,28 @@ static int sw_sentences(const struct sp_sw_plan *p, char **text, json_object *ar
 	return ret;
 }
 
+static int print_sw_plan_json(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
+			      const struct sp_sw_plan *p, const char *rsc, const char *rollback)
+{
+	json_object *obj = json_sw_doc(sw, d);
+	json_object *sentences = sp_json_array(p->v, p->n, json_sw_sentence);
+
+	if (!obj || !sentences) {
+		json_object_put(obj);
+		json_object_put(sentences);
+		return -ENOMEM;
+	}
+	sp_json_add(obj, "changes", json_sw_changes(p));
+	sp_json_add(obj, "sentences", sentences);
+	sp_json_add(obj, "rsc", json_object_new_string(rsc));
+	sp_json_add(obj, "rollback_rsc", json_object_new_string(rollback));
+	return sp_print_json(obj);
+}
+
 int sp_print_switch_plan(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
 			 const struct sp_sw_plan *p)
 {
 	char *sentences = NULL, *rsc = sp_sw_plan_rsc(p), *rollback = NULL;
-	json_object *obj = NULL, *arr = NULL;
 	struct sp_sw_plan inv;
 	int ret = -ENOMEM;
 
@@ -344,39 +352,27 @@ int sp_print_switch_plan(const struct sp_sw_info *sw, const struct sp_sw_desired
 		rollback = sp_sw_plan_rsc(&inv);
 		sp_sw_plan_free(&inv);
 	}
-	if (sp_print_is_json()) {
-		obj = json_object_new_object();
-		arr = json_object_new_array();
-	}
-	if (!rsc || !rollback || (sp_print_is_json() && (!obj || !arr)))
+	if (!rsc || !rollback)
 		goto out;
-	ret = sw_sentences(p, &sentences, arr);
+	if (sp_print_is_json()) {
+		ret = print_sw_plan_json(sw, d, p, rsc, rollback);
+		goto out;
+	}
+	ret = sw_sentences_text(p, &sentences);
 	if (ret)
 		goto out;
-	if (!sp_print_is_json()) {
-		ret = sp_print_switch_changes(sw, p);
-		print_sw_section("API sentences", sentences);
-		print_sw_section("RouterOS script (.rsc)", rsc);
-		print_sw_section("Rollback script (.rsc)", rollback);
-		goto out;
-	}
-	sp_json_add(obj, "switch", json_sw_info(sw));
-	sp_json_add(obj, "desired", json_sw_desired(d));
-	sp_json_add(obj, "changes", json_sw_changes(p));
-	sp_json_add(obj, "sentences", arr);
-	arr = NULL;
-	sp_json_add(obj, "rsc", json_object_new_string(rsc));
-	sp_json_add(obj, "rollback_rsc", json_object_new_string(rollback));
-	ret = sp_print_json(obj);
-	obj = NULL;
+	ret = sp_print_switch_changes(sw, p);
+	print_sw_section("API sentences", sentences);
+	print_sw_section("RouterOS script (.rsc)", rsc);
+	print_sw_section("Rollback script (.rsc)", rollback);
 out:
-	json_object_put(obj);
-	json_object_put(arr);
 	free(sentences);
 	free(rsc);
 	free(rollback);
 	return ret;
 }
+
+/* ---- switch verify ------------------------------------------------------ */
 
 int sp_print_switch_verify(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
 			   const struct sp_sw_plan *diff, const struct sp_sw_link *links,
@@ -398,16 +394,16 @@ int sp_print_switch_verify(const struct sp_sw_info *sw, const struct sp_sw_desir
 		fprintf(sp_print_file(), "not as desired:\n");
 		return print_sw_diffs(diff, links, n_links);
 	}
-	obj = json_object_new_object();
+	obj = json_sw_doc(sw, d);
 	if (!obj)
 		return -ENOMEM;
-	sp_json_add(obj, "switch", json_sw_info(sw));
-	sp_json_add(obj, "desired", json_sw_desired(d));
 	sp_json_add(obj, "as_desired", json_object_new_boolean(as_desired));
 	sp_json_add(obj, "differences", json_sw_changes(diff));
-	sp_json_add(obj, "links", json_sw_links(links, n_links));
+	sp_json_add(obj, "links", sp_json_array(links, n_links, json_sw_link));
 	return sp_print_json(obj);
 }
+
+/* ---- switch apply ------------------------------------------------------- */
 
 void sp_print_switch_step(const char *step, const char *detail)
 {
@@ -417,36 +413,33 @@ void sp_print_switch_step(const char *step, const char *detail)
 	fflush(sp_print_file());
 }
 
+static json_object *json_sw_step(const void *items, size_t i)
+{
+	const struct sp_sw_step *s = (const struct sp_sw_step *)items + i;
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_add(o, "step", json_object_new_string(s->step));
+	sp_json_add(o, "detail", sp_json_str_or_null(s->detail));
+	return o;
+}
+
 int sp_print_switch_apply(const struct sp_sw_apply_report *r)
 {
-	json_object *obj, *steps, *o;
-	size_t i;
+	json_object *obj;
 
 	if (!sp_print_is_json())
 		return 0;
-	obj = json_object_new_object();
-	steps = json_object_new_array();
-	if (!obj || !steps) {
-		json_object_put(obj);
-		json_object_put(steps);
+	obj = json_sw_doc(r->sw, r->desired);
+	if (!obj)
 		return -ENOMEM;
-	}
-	sp_json_add(obj, "switch", json_sw_info(r->sw));
-	sp_json_add(obj, "desired", json_sw_desired(r->desired));
 	sp_json_add(obj, "changes", json_sw_changes(r->plan));
 	sp_json_add(obj, "result", json_object_new_string(r->result));
 	sp_json_add(obj, "error", sp_json_str_or_null(r->error));
 	sp_json_add(obj, "backup", sp_json_str_or_null(r->backup));
 	sp_json_add(obj, "switch_export", sp_json_str_or_null(r->export));
-	for (i = 0; i < r->n_steps; i++) {
-		o = json_object_new_object();
-		if (!o)
-			continue;
-		sp_json_add(o, "step", json_object_new_string(r->steps[i].step));
-		sp_json_add(o, "detail", sp_json_str_or_null(r->steps[i].detail));
-		json_object_array_add(steps, o);
-	}
-	sp_json_add(obj, "steps", steps);
-	sp_json_add(obj, "links", json_sw_links(r->links, r->n_links));
+	sp_json_add(obj, "steps", sp_json_array(r->steps, r->n_steps, json_sw_step));
+	sp_json_add(obj, "links", sp_json_array(r->links, r->n_links, json_sw_link));
 	return sp_print_json(obj);
 }
