@@ -632,39 +632,33 @@ static const struct sp_sw_port_status ports[] = {
 	{ .name = "qsfp56-dd-2-5", .auto_negotiation = "true", .mtu = "1500" },
 };
 
-START_TEST(test_print_ports_text)
+/* What was printed since cap_start() is want. */
+static void assert_printed(struct capture *cap, const char *want)
 {
-	struct capture cap;
-	char *text;
+	char *text = cap_end(cap);
 
-	cap_start(&cap, false, false);
-	ck_assert_int_eq(sp_print_switch_ports(&crs804, ports, ARRAY_SIZE(ports)), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(text, want);
+	free(text);
+}
+
+static const struct sp_sw_info bare = { .host = "h", .port = 1 };
+
+/* switch show of n ports, text or JSON. */
+static const struct {
+	const struct sp_sw_info *sw;
+	bool json;
+	size_t n;
+	const char *want;
+} port_prints[] = {
+	{ &crs804, false, ARRAY_SIZE(ports),
 		"switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n"
 		"PORT           STATUS   RATE     SPEED         AUTONEG  FEC    MTU   L2MTU\n"
 		"qsfp56-dd-2-1  link-ok  200Gbps  200G-baseCR4  no       fec91  9000  9216\n"
-		"qsfp56-dd-2-5  -        -        -             yes      -      1500  -\n");
-	free(text);
-
+		"qsfp56-dd-2-5  -        -        -             yes      -      1500  -\n" },
 	/* no ports: the switch's line alone */
-	cap_start(&cap, false, false);
-	ck_assert_int_eq(sp_print_switch_ports(&crs804, ports, 0), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text, "switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n");
-	free(text);
-}
-END_TEST
-
-START_TEST(test_print_ports_json)
-{
-	struct capture cap;
-	char *text;
-
-	cap_start(&cap, true, false);
-	ck_assert_int_eq(sp_print_switch_ports(&crs804, ports, ARRAY_SIZE(ports)), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+	{ &crs804, false, 0, "switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n" },
+	{ &bare, false, 0, "switch h port 1: RouterOS (version unknown)\n" },
+	{ &crs804, true, ARRAY_SIZE(ports),
 		"{\"switch\":{\"host\":\"crs804\",\"port\":8729,\"version\":\"7.22 (stable)\","
 		"\"board\":\"CRS804-4DDQ\"},\"ports\":[{\"name\":\"qsfp56-dd-2-1\","
 		"\"status\":\"link-ok\",\"rate\":\"200Gbps\","
@@ -673,17 +667,19 @@ START_TEST(test_print_ports_json)
 		"\"l2mtu_bytes\":9216},{\"name\":\"qsfp56-dd-2-5\",\"status\":null,"
 		"\"rate\":null,\"rate_bits_per_second\":null,\"speed\":null,"
 		"\"auto_negotiation\":true,\"fec_mode\":null,\"mtu_bytes\":1500,"
-		"\"l2mtu_bytes\":null}]}\n");
-	free(text);
-
-	cap_start(&cap, true, false);
-	ck_assert_int_eq(sp_print_switch_ports(&(struct sp_sw_info){ .host = "h", .port = 1 },
-					       ports, 0), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+		"\"l2mtu_bytes\":null}]}\n" },
+	{ &bare, true, 0,
 		"{\"switch\":{\"host\":\"h\",\"port\":1,\"version\":null,\"board\":null},"
-		"\"ports\":[]}\n");
-	free(text);
+		"\"ports\":[]}\n" },
+};
+
+START_TEST(test_print_ports)
+{
+	struct capture cap;
+
+	cap_start(&cap, port_prints[_i].json, false);
+	ck_assert_int_eq(sp_print_switch_ports(port_prints[_i].sw, ports, port_prints[_i].n), 0);
+	assert_printed(&cap, port_prints[_i].want);
 }
 END_TEST
 
@@ -729,42 +725,19 @@ START_TEST(test_print_plan_json)
 }
 END_TEST
 
-START_TEST(test_print_verify)
-{
-	struct sp_sw_desired d = blog(SP_SW_PROFILE_NONE);
-	struct sp_sw_link up[] = {
-		{ .port = "qsfp56-dd-2-1", .speed = "200G-baseCR4", .status = "link-ok",
-		  .rate = "200Gbps", .ok = true },
-		{ .port = "qsfp56-dd-2-5", .speed = "200G-baseCR4", .status = "link-ok",
-		  .rate = "200Gbps", .ok = true },
-	};
-	struct sp_sw_plan none = { 0 };
-	struct capture cap;
-	char *text;
-
-	cap_start(&cap, false, false);
-	ck_assert_int_eq(sp_print_switch_verify(&crs804, &d, &none, up, 2), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text, "switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n"
-			 "as desired: 2 ports, links up at 200G-baseCR4\n");
-	free(text);
-
-	up[1] = (struct sp_sw_link){ .port = "qsfp56-dd-2-5", .speed = "200G-baseCR4",
-				     .status = "no-link" };
-	cap_start(&cap, false, false);
-	ck_assert_int_eq(sp_print_switch_verify(&crs804, &d, &none, up, 2), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+/* switch verify with the second link up or down, text or JSON. */
+static const struct {
+	bool json, up;
+	const char *want;
+} verify_prints[] = {
+	{ false, true, "switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n"
+		       "as desired: 2 ports, links up at 200G-baseCR4\n" },
+	{ false, false,
 		"switch crs804 port 8729: RouterOS 7.22 (stable), CRS804-4DDQ\n"
 		"not as desired:\n"
 		"ITEM           PROPERTY  NOW      WANT\n"
-		"qsfp56-dd-2-5  link      no-link  link-ok 200G-baseCR4\n");
-	free(text);
-
-	cap_start(&cap, true, false);
-	ck_assert_int_eq(sp_print_switch_verify(&crs804, &d, &none, up, 2), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+		"qsfp56-dd-2-5  link      no-link  link-ok 200G-baseCR4\n" },
+	{ true, false,
 		"{\"switch\":{\"host\":\"crs804\",\"port\":8729,\"version\":\"7.22 (stable)\","
 		"\"board\":\"CRS804-4DDQ\"},\"desired\":{\"ports\":[\"qsfp56-dd-2-1\","
 		"\"qsfp56-dd-2-5\"],\"speed\":\"200G-baseCR4\",\"fec_mode\":\"fec91\","
@@ -774,8 +747,27 @@ START_TEST(test_print_verify)
 		"\"rate\":\"200Gbps\",\"rate_bits_per_second\":200000000000,"
 		"\"speed\":\"200G-baseCR4\",\"ok\":true},{\"port\":\"qsfp56-dd-2-5\","
 		"\"status\":\"no-link\",\"rate\":null,\"rate_bits_per_second\":null,"
-		"\"speed\":\"200G-baseCR4\",\"ok\":false}]}\n");
-	free(text);
+		"\"speed\":\"200G-baseCR4\",\"ok\":false}]}\n" },
+};
+
+START_TEST(test_print_verify)
+{
+	struct sp_sw_desired d = blog(SP_SW_PROFILE_NONE);
+	struct sp_sw_link links[] = {
+		{ .port = "qsfp56-dd-2-1", .speed = "200G-baseCR4", .status = "link-ok",
+		  .rate = "200Gbps", .ok = true },
+		{ .port = "qsfp56-dd-2-5", .speed = "200G-baseCR4", .status = "no-link" },
+	};
+	struct sp_sw_plan none = { 0 };
+	struct capture cap;
+
+	if (verify_prints[_i].up) {
+		links[1] = links[0];
+		links[1].port = "qsfp56-dd-2-5";
+	}
+	cap_start(&cap, verify_prints[_i].json, false);
+	ck_assert_int_eq(sp_print_switch_verify(&crs804, &d, &none, links, 2), 0);
+	assert_printed(&cap, verify_prints[_i].want);
 }
 END_TEST
 
@@ -793,21 +785,17 @@ START_TEST(test_print_apply)
 		.steps = steps, .n_steps = ARRAY_SIZE(steps),
 	};
 	struct capture cap;
-	char *text;
 
 	/* text: its steps as they happen, nothing at the end */
 	cap_start(&cap, false, false);
 	sp_print_switch_step("backup", "rollback script written to x.rsc");
 	ck_assert_int_eq(sp_print_switch_apply(&r), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text, "backup: rollback script written to x.rsc\n");
-	free(text);
+	assert_printed(&cap, "backup: rollback script written to x.rsc\n");
 
 	cap_start(&cap, true, false);
 	sp_print_switch_step("backup", "rollback script written to x.rsc");
 	ck_assert_int_eq(sp_print_switch_apply(&r), 0);
-	text = cap_end(&cap);
-	ck_assert_str_eq(text,
+	assert_printed(&cap,
 		"{\"switch\":{\"host\":\"crs804\",\"port\":8729,\"version\":\"7.22 (stable)\","
 		"\"board\":\"CRS804-4DDQ\"},\"desired\":{\"ports\":[\"qsfp56-dd-2-1\","
 		"\"qsfp56-dd-2-5\"],\"speed\":\"200G-baseCR4\",\"fec_mode\":\"fec91\","
@@ -817,7 +805,6 @@ START_TEST(test_print_apply)
 		"\"switch_export\":null,\"steps\":[{\"step\":\"backup\","
 		"\"detail\":\"rollback script written to x.rsc\"},{\"step\":\"abort\","
 		"\"detail\":null}],\"links\":[]}\n");
-	free(text);
 }
 END_TEST
 
@@ -853,9 +840,8 @@ static Suite *switchplan_suite(void)
 	tc = tcase_create("printing");
 	tcase_add_test(tc, test_print_plan_text);
 	tcase_add_test(tc, test_print_plan_json);
-	tcase_add_test(tc, test_print_ports_text);
-	tcase_add_test(tc, test_print_ports_json);
-	tcase_add_test(tc, test_print_verify);
+	tcase_add_loop_test(tc, test_print_ports, 0, ARRAY_SIZE(port_prints));
+	tcase_add_loop_test(tc, test_print_verify, 0, ARRAY_SIZE(verify_prints));
 	tcase_add_test(tc, test_print_apply);
 	suite_add_tcase(s, tc);
 	return s;
