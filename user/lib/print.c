@@ -378,3 +378,29 @@ int sp_list_end(struct sp_list *l)
 	free(l);
 	return ret;
 }
+
+int sp_list_end_into(struct sp_list *l, json_object *obj, const char *key)
+{
+	json_object *arr = NULL;
+
+	if (!out.json) {
+		json_object_put(obj);
+		return sp_list_end(l);
+	}
+	if (l && !l->failed && l->rec)
+		list_close_record(l);
+	if (l && !l->failed) {
+		arr = l->arr;
+	} else if (l) {
+		json_object_put(l->rec);
+		json_object_put(l->arr);
+	}
+	free(l);
+	if (!obj || !arr) {
+		json_object_put(obj);
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	sp_json_add(obj, key, arr);
+	return sp_print_json(obj);
+}

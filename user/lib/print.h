@@ -126,4 +126,12 @@ void sp_list_str(struct sp_list *l, const char *key, const char *col, const char
  */
 int sp_list_end(struct sp_list *l);
 
+/*
+ * The same for a list that is one member of a JSON document: JSON, obj
+ * with the array under key, printed and released; text, the table alone
+ * (obj, which text needs not build, released). 0 or -ENOMEM (obj NULL in
+ * JSON, or the list out of memory).
+ */
+int sp_list_end_into(struct sp_list *l, json_object *obj, const char *key);
+
 #endif

@@ -13,7 +13,6 @@
 #include "print.h"
 #include "rate.h"
 #include "traceprint.h"
-#include "switch/switchplan.h"
 
 /*
  * Devices: text, a table with one line per port; JSON, one array of device
@@ -143,33 +142,6 @@ json_object *sp_json_lat(const struct sp_lat *lat, const struct sp_lat_config *r
 			 const struct sp_env *env);
 json_object *sp_json_bw(const struct sp_bw *bw);
 
-/*
- * Switch ports (switch show): a line naming the switch, then a table; JSON,
- * one object with "switch" and "ports".
- */
-int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_status *ports,
-			  size_t n);
-
-/* The changes of a plan as an ITEM PROPERTY NOW WANT table (text only). */
-int sp_print_switch_changes(const struct sp_sw_info *sw, const struct sp_sw_plan *p);
-
-/*
- * switch plan: the changes, then the API sentences, the .rsc script and the
- * rollback script; JSON, one object with all of them.
- */
-int sp_print_switch_plan(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
-			 const struct sp_sw_plan *p);
-
-/* switch verify: what differs from d (settings and links), or "as desired". */
-int sp_print_switch_verify(const struct sp_sw_info *sw, const struct sp_sw_desired *d,
-			   const struct sp_sw_plan *diff, const struct sp_sw_link *links,
-			   size_t n_links);
-
-/* One step of switch apply as it happens: "STEP: DETAIL" (text only, flushed). */
-void sp_print_switch_step(const char *step, const char *detail);
-
-/* The report of switch apply: JSON only (text had its steps). */
-int sp_print_switch_apply(const struct sp_sw_apply_report *r);
 
 /* ---- bench ---- */
 

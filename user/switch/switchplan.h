@@ -8,6 +8,9 @@
  * and, inverted, the rollback script. Undoing is planning again: the
  * targets of the inverted plan ("as it was") against the rows read after a
  * failure, so a partial apply is undone exactly as far as it went.
+ *
+ * switchvalue.c holds versions, values and the desired state; switchplan.c
+ * the targets, the state read, plans and what they are written as.
  */
 #ifndef SPARKPERF_CTL_SWITCHPLAN_H
 #define SPARKPERF_CTL_SWITCHPLAN_H
@@ -235,48 +238,5 @@ char *sp_sw_plan_rsc(const struct sp_sw_plan *p);
 
 /* "qsfp56-dd-2-1" for a port, else "qos/profile sparkperf-roce". Returns buf. */
 char *sp_sw_change_label(const struct sp_sw_change *c, char *buf, size_t len);
-
-/* ---- what the commands print -------------------------------------------- */
-
-/* The switch a command talked to. */
-struct sp_sw_info {
-	const char *host;
-	uint16_t port;
-	const char *version;	/* as reported: "7.22 (stable)" */
-	const char *board;	/* "CRS804-4DDQ"; NULL when not reported */
-};
-
-/* One Ethernet port: values as the switch prints them, NULL when missing. */
-struct sp_sw_port_status {
-	const char *name, *status, *rate, *speed, *auto_negotiation, *fec_mode, *mtu, *l2mtu;
-};
-
-/* A link checked against the speed it should have. */
-struct sp_sw_link {
-	const char *port;
-	const char *speed;	/* wanted */
-	char *status, *rate;	/* monitored; NULL when not reported */
-	bool ok;
-};
-
-/* One step of switch apply, as it happened. */
-struct sp_sw_step {
-	const char *step;	/* "backup", "safe mode", "batch 1/2", ... */
-	char *detail;
-};
-
-struct sp_sw_apply_report {
-	const struct sp_sw_info *sw;
-	const struct sp_sw_desired *desired;
-	const struct sp_sw_plan *plan;
-	const char *result;	/* "applied", "unchanged", "rolled back", "failed" */
-	const char *error;	/* what failed; NULL on success */
-	const char *backup;	/* the local rollback script; NULL: not written */
-	const char *export;	/* the export file on the switch; NULL: none */
-	const struct sp_sw_step *steps;
-	size_t n_steps;
-	const struct sp_sw_link *links;
-	size_t n_links;
-};
 
 #endif

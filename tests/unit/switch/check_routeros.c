@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The RouterOS API client (user/routeros.c): framing, replies, one connection. */
+/* The RouterOS API client: framing and replies (routeros.c), one connection (routerosconn.c). */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -193,19 +193,26 @@ START_TEST(test_decode_refuses)
 }
 END_TEST
 
+/* The attributes of one row: a name and its value, NULL when absent. */
+static const struct {
+	const char *name, *value;
+} attrs[] = {
+	{ "name", "qsfp56-dd-1-1" }, { "comment", "a=b=c" }, { "empty", "" }, { ".id", "*1A" },
+	{ "nam", NULL }, { "missing", NULL }, { "!re", NULL }, { ".tag", NULL },
+};
+
 START_TEST(test_attributes)
 {
 	struct sp_ros_sentence s;
+	const char *v;
 
 	sentence_of(&s, SP_ROS_WORDS("!re", "=name=qsfp56-dd-1-1", "=comment=a=b=c", "=empty=",
 				     ".tag=7", "=.id=*1A"));
-	ck_assert_str_eq(sp_ros_attr(&s, "name"), "qsfp56-dd-1-1");
-	ck_assert_str_eq(sp_ros_attr(&s, "comment"), "a=b=c");
-	ck_assert_str_eq(sp_ros_attr(&s, "empty"), "");
-	ck_assert_str_eq(sp_ros_attr(&s, ".id"), "*1A");
-	ck_assert_ptr_null(sp_ros_attr(&s, "nam"));
-	ck_assert_ptr_null(sp_ros_attr(&s, "missing"));
-	ck_assert_ptr_null(sp_ros_attr(&s, "!re"));
+	v = sp_ros_attr(&s, attrs[_i].name);
+	if (attrs[_i].value)
+		ck_assert_str_eq(v, attrs[_i].value);
+	else
+		ck_assert_ptr_null(v);
 	ck_assert_str_eq(sp_ros_tag(&s), "7");
 	sp_ros_sentence_free(&s);
 }
@@ -450,7 +457,7 @@ static Suite *routeros_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("replies");
-	tcase_add_test(tc, test_attributes);
+	tcase_add_loop_test(tc, test_attributes, 0, ARRAY_SIZE(attrs));
 	tcase_add_test(tc, test_reply_types);
 	tcase_add_test(tc, test_result_rows);
 	tcase_add_test(tc, test_result_trap);
