@@ -22,7 +22,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "bwprint.h"
 #include "lib/run.h"
 #include "stats.h"
 #include "lib/tracerun.h"

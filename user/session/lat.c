@@ -19,7 +19,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "latprint.h"
 #include "lib/run.h"
 #include "lib/tracerun.h"
 #include "lib/wait.h"

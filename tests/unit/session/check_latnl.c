@@ -21,7 +21,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "session/latprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
