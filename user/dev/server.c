@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
+#include "servernl.h"
 #include "serverprint.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

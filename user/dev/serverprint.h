@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "lib/model.h"
+#include "servernl.h"
 
 /* Servers. One (server start): a line, or one JSON object. */
 int sp_print_server(const struct sp_server *srv);

@@ -32,6 +32,7 @@
 #include <netlink/socket.h>
 
 #include "nl.h"
+#include "nlcore.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -162,209 +163,6 @@ static int id_msg(int family, uint8_t cmd, int flags, int attr, bool has_id, uin
 	if (has_id && nla_put_u32(*out, attr, id) < 0)
 		return put_failed(out);
 	return 0;
-}
-
-static bool addr_valid(const struct sp_addr *a)
-{
-	return a->len == 4 || a->len == 16;
-}
-
-int sp_nl_server_start_msg(int family, const struct sp_addr *addr, bool has_port,
-			   uint16_t port, struct nl_msg **out)
-{
-	int ret;
-
-	*out = NULL;
-	if (addr && addr->len && !addr_valid(addr))
-		return -EINVAL;
-	if (has_port && !port)
-		return -EINVAL;
-	ret = req_new(family, SPARKPERF_CMD_SERVER_START, NLM_F_ACK, out);
-	if (ret)
-		return ret;
-	if (addr && addr->len &&
-	    nla_put(*out, SPARKPERF_A_SERVER_ADDR, addr->len, addr->raw) < 0)
-		return put_failed(out);
-	if (has_port && nla_put_u16(*out, SPARKPERF_A_SERVER_PORT, port) < 0)
-		return put_failed(out);
-	return 0;
-}
-
-int sp_nl_server_stop_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_SERVER_STOP, NLM_F_ACK, SPARKPERF_A_SERVER_ID, has_id,
-		      id, out);
-}
-
-int sp_nl_server_get_msg(int family, struct nl_msg **out)
-{
-	return req_new(family, SPARKPERF_CMD_SERVER_GET, NLM_F_DUMP, out);
-}
-
-/*
- * Attributes as tables: each one's type, its kind and where it lives in the
- * plain structs of model.h. One table builds a request (put_fields) and
- * parses the reply that echoes it (get_fields, with the parsers below).
- */
-enum field_kind { F_U8, F_U16, F_U32, F_U64, F_S32, F_FLAG, F_ADDR, F_DEVNAME, F_ERRMSG };
-
-struct field {
-	const char *name;	/* the attribute's name, for a malformed reply */
-	int type;
-	enum field_kind kind;
-	bool required;		/* in a reply */
-	size_t off;		/* of the value in the struct */
-	size_t has;		/* 1 + offset of the bool saying it is set; 0: none */
-};
-
-#define FIELD(st, attr, kind, m) { #attr, attr, kind, false, offsetof(st, m), 0 }
-#define FIELD_REQ(st, attr, kind, m) { #attr, attr, kind, true, offsetof(st, m), 0 }
-#define FIELD_HAS(st, attr, kind, m, h) \
-	{ #attr, attr, kind, false, offsetof(st, m), offsetof(st, h) + 1 }
-
-#define LC(a, k, m, h) FIELD_HAS(struct sp_lat_config, SPARKPERF_A_LAT_##a, k, m, h)
-static const struct field lat_config_fields[] = {
-	FIELD(struct sp_lat_config, SPARKPERF_A_LAT_PEER, F_ADDR, peer),
-	LC(PORT, F_U16, port, has_port),
-	LC(DEV, F_DEVNAME, dev, has_dev),
-	LC(OP, F_U8, op, has_op),
-	LC(SIZE, F_U32, size, has_size),
-	LC(ITERS, F_U64, iters, has_iters),
-	LC(DURATION_MS, F_U32, duration_ms, has_duration),
-	LC(WARMUP, F_U32, warmup, has_warmup),
-	LC(CPU, F_U32, cpu, has_cpu),
-	LC(SAMPLES_MAX, F_U32, samples_max, has_samples_max),
-	LC(INTERVAL_MS, F_U32, interval_ms, has_interval),
-};
-#undef LC
-
-#define BC(a, k, m, h) FIELD_HAS(struct sp_bw_config, SPARKPERF_A_BW_##a, k, m, h)
-static const struct field bw_config_fields[] = {
-	FIELD(struct sp_bw_config, SPARKPERF_A_BW_PEER, F_ADDR, peer),
-	BC(PORT, F_U16, port, has_port),
-	BC(DEV, F_DEVNAME, dev, has_dev),
-	BC(OP, F_U8, op, has_op),
-	BC(SIZE, F_U32, size, has_size),
-	BC(QPS, F_U32, qps, has_qps),
-	BC(THREADS, F_U32, threads, has_threads),
-	BC(DEPTH, F_U32, depth, has_depth),
-	BC(SIGNAL, F_U32, signal, has_signal),
-	BC(ITERS, F_U64, iters, has_iters),
-	BC(DURATION_MS, F_U32, duration_ms, has_duration),
-	FIELD(struct sp_bw_config, SPARKPERF_A_BW_BIDIR, F_FLAG, bidir),
-	FIELD(struct sp_bw_config, SPARKPERF_A_BW_VALIDATE, F_FLAG, validate),
-	BC(INTERVAL_MS, F_U32, interval_ms, has_interval),
-	BC(START_AT_NS, F_U64, start_at_ns, has_start_at),
-};
-#undef BC
-
-static int put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src)
-{
-	const char *base = src;
-	int ret = 0;
-
-	for (; n && ret >= 0; n--, f++) {
-		const void *p = base + f->off;
-		const struct sp_addr *a = p;
-
-		if (f->has && !*(const bool *)(base + f->has - 1))
-			continue;
-		switch (f->kind) {
-		case F_U8:
-			ret = nla_put_u8(m, f->type, *(const uint8_t *)p);
-			break;
-		case F_U16:
-			ret = nla_put_u16(m, f->type, *(const uint16_t *)p);
-			break;
-		case F_U32:
-			ret = nla_put_u32(m, f->type, *(const uint32_t *)p);
-			break;
-		case F_U64:
-			ret = nla_put_u64(m, f->type, *(const uint64_t *)p);
-			break;
-		case F_S32:
-			ret = nla_put_s32(m, f->type, *(const int32_t *)p);
-			break;
-		case F_FLAG:
-			if (*(const bool *)p)
-				ret = nla_put_flag(m, f->type);
-			break;
-		case F_ADDR:
-			if (a->len)
-				ret = nla_put(m, f->type, a->len, a->raw);
-			break;
-		case F_DEVNAME:
-		case F_ERRMSG:
-			ret = nla_put_string(m, f->type, p);
-			break;
-		}
-	}
-	return ret < 0 ? -ENOMEM : 0;
-}
-
-/*
- * A LAT_RUN or BW_RUN: the peer (required), not both iterations and a
- * duration, a device name that fits.
- */
-static int run_msg(int family, uint8_t cmd, const struct field *f, size_t n, const void *cfg,
-		   const struct sp_addr *peer, bool iters_and_duration, bool has_dev,
-		   const char *dev, struct nl_msg **out)
-{
-	int ret;
-
-	*out = NULL;
-	if (!addr_valid(peer) || iters_and_duration)
-		return -EINVAL;
-	if (has_dev && (!dev[0] || strnlen(dev, SPARKPERF_DEV_NAME_MAX) >= SPARKPERF_DEV_NAME_MAX))
-		return -EINVAL;
-	ret = req_new(family, cmd, NLM_F_ACK, out);
-	if (ret)
-		return ret;
-	if (put_fields(*out, f, n, cfg))
-		return put_failed(out);
-	return 0;
-}
-
-int sp_nl_lat_run_msg(int family, const struct sp_lat_config *c, struct nl_msg **out)
-{
-	return run_msg(family, SPARKPERF_CMD_LAT_RUN, lat_config_fields,
-		       ARRAY_SIZE(lat_config_fields), c, &c->peer, c->has_iters && c->has_duration,
-		       c->has_dev, c->dev, out);
-}
-
-int sp_nl_bw_run_msg(int family, const struct sp_bw_config *c, struct nl_msg **out)
-{
-	return run_msg(family, SPARKPERF_CMD_BW_RUN, bw_config_fields,
-		       ARRAY_SIZE(bw_config_fields), c, &c->peer, c->has_iters && c->has_duration,
-		       c->has_dev, c->dev, out);
-}
-
-int sp_nl_lat_stop_msg(int family, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK, SPARKPERF_A_LAT_ID, true, id, out);
-}
-
-int sp_nl_lat_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_LAT_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
-		      SPARKPERF_A_LAT_ID, has_id, id, out);
-}
-
-int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP, SPARKPERF_A_LAT_ID, true,
-		      id, out);
-}
-
-int sp_nl_bw_stop_msg(int family, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_BW_STOP, NLM_F_ACK, SPARKPERF_A_BW_ID, true, id, out);
-}
-
-int sp_nl_bw_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_BW_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
-		      SPARKPERF_A_BW_ID, has_id, id, out);
 }
 
 /* SPARKPERF_A_TRACE_TARGET t, nested in the message. */
@@ -763,21 +561,6 @@ int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char 
 	return 0;
 }
 
-int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_SERVER_MAX + 1];
-
-	memset(srv, 0, sizeof(*srv));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_SERVER_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_SERVER_ID, &srv->id);
-	OPT(get_addr, tb, SPARKPERF_A_SERVER_ADDR, &srv->addr);
-	REQ(get_u16, tb, SPARKPERF_A_SERVER_PORT, &srv->port);
-	OPT(get_u32, tb, SPARKPERF_A_SERVER_ACTIVE, &srv->active);
-	OPT(get_u64, tb, SPARKPERF_A_SERVER_SERVED, &srv->served);
-	return 0;
-}
-
 /* The attributes of a table that tb holds into dst; see struct field. */
 static int get_fields(struct nlattr **tb, const struct field *f, size_t n, void *dst,
 		      const char **why)
@@ -828,253 +611,6 @@ static int get_fields(struct nlattr **tb, const struct field *f, size_t n, void 
 		if (f->has)
 			*(bool *)(base + f->has - 1) = true;
 	}
-	return 0;
-}
-
-#define LR(a, k, m) FIELD(struct sp_lat, SPARKPERF_A_LAT_##a, k, m)
-static const struct field lat_fields[] = {
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_STATE, F_U8, state),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
-	LR(WARMUP_DONE, F_U64, warmup_done),
-	LR(COUNT, F_U64, count),
-	LR(ELAPSED_NS, F_U64, elapsed_ns),
-	LR(YIELDS, F_U64, yields),
-	LR(RT_YIELDS, F_U64, rt_yields),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_CLOCK_RES_NS, F_U32, clock_res_ns, has_clock_res),
-	LR(MIN_NS, F_U64, min_ns),
-	LR(MAX_NS, F_U64, max_ns),
-	LR(SUM_NS, F_U64, sum_ns),
-	LR(SUMSQ_HI, F_U64, sumsq_hi),
-	LR(SUMSQ_LO, F_U64, sumsq_lo),
-	LR(P50_NS, F_U64, p50_ns),
-	LR(P90_NS, F_U64, p90_ns),
-	LR(P99_NS, F_U64, p99_ns),
-	LR(P999_NS, F_U64, p999_ns),
-	LR(P9999_NS, F_U64, p9999_ns),
-	LR(P99999_NS, F_U64, p99999_ns),
-};
-#undef LR
-
-#define BR(a, k, m) FIELD(struct sp_bw, SPARKPERF_A_BW_##a, k, m)
-static const struct field bw_fields[] = {
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_STATE, F_U8, state),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_START_NS, F_U64, start_ns, has_start),
-	BR(ELAPSED_NS, F_U64, elapsed_ns),
-	BR(TX_BYTES, F_U64, tx_bytes),
-	BR(TX_MSGS, F_U64, tx_msgs),
-	BR(RX_BYTES, F_U64, rx_bytes),
-	BR(RX_MSGS, F_U64, rx_msgs),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_VALIDATE_ERRORS, F_U64, validate_errors,
-		  has_validate_errors),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_CPU_NS, F_U64, cpu_ns, has_cpu),
-};
-#undef BR
-
-static const struct field lat_progress_fields[] = {
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_STATE, F_U8, state),
-	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_COUNT, F_U64, count),
-	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_WARMUP_DONE, F_U64, warmup_done),
-};
-
-static const struct field bw_progress_fields[] = {
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_STATE, F_U8, state),
-	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_TX_BYTES, F_U64, tx_bytes),
-	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_RX_BYTES, F_U64, rx_bytes),
-};
-
-#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
-static const struct field interval_fields[] = {
-	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
-	IV(COUNT, F_U64, count),
-	IV(P50_NS, F_U64, p50_ns),
-	IV(P99_NS, F_U64, p99_ns),
-	IV(MAX_NS, F_U64, max_ns),
-	IV(BYTES, F_U64, bytes),
-};
-#undef IV
-
-/* The larger of the two attribute spaces of sessions. */
-#define SESSION_ATTR_MAX \
-	(SPARKPERF_A_LAT_MAX > SPARKPERF_A_BW_MAX ? SPARKPERF_A_LAT_MAX : SPARKPERF_A_BW_MAX)
-
-/* The u32 attribute type (named name) of a reply, as *v. */
-static int parse_u32(struct nlmsghdr *nlh, int type, const char *name, uint32_t *v,
-		     const char **why)
-{
-	struct nlattr *tb[SESSION_ATTR_MAX + 1];
-
-	if (genlmsg_parse(nlh, 0, tb, SESSION_ATTR_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	if (!tb[type] || get_u32(tb[type], v))
-		return bad(why, name);
-	return 0;
-}
-
-int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
-{
-	return parse_u32(nlh, SPARKPERF_A_LAT_ID, "SPARKPERF_A_LAT_ID", id, why);
-}
-
-int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
-{
-	return parse_u32(nlh, SPARKPERF_A_BW_ID, "SPARKPERF_A_BW_ID", id, why);
-}
-
-/* One interval, the nested attribute attr (named name). */
-static int get_interval(struct nlattr *attr, const char *name, struct sp_interval *iv,
-			const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
-
-	memset(iv, 0, sizeof(*iv));
-	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
-		return bad(why, name);
-	return get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
-}
-
-/* The SPARKPERF_A_LAT_INTERVALS_ENTRY list of nest, into a new array. */
-static int get_intervals(struct nlattr *nest, struct sp_interval **ivs, size_t *n,
-			 const char **why)
-{
-	size_t count = count_nested(nest, SPARKPERF_A_LAT_INTERVALS_ENTRY);
-	struct nlattr *pos;
-	int rem, ret;
-
-	if (!count)
-		return 0;
-	*ivs = calloc(count, sizeof(**ivs));
-	if (!*ivs)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
-			continue;
-		ret = get_interval(pos, "SPARKPERF_A_LAT_INTERVALS_ENTRY", &(*ivs)[*n], why);
-		if (ret)
-			return ret;
-		(*n)++;
-	}
-	return 0;
-}
-
-/*
- * A session (LAT_GET, BW_GET): its results (fields) into dst, its
- * configuration into cfg, the interval list attribute ivl_attr.
- */
-struct session_parse {
-	int maxtype;
-	const struct field *fields, *config;
-	size_t n_fields, n_config;
-	int ivl_attr;
-};
-
-static int parse_session(struct nlmsghdr *nlh, const struct session_parse *sp, void *dst,
-			 void *cfg, struct sp_interval **ivs, size_t *n, const char **why)
-{
-	struct nlattr *tb[SESSION_ATTR_MAX + 1];
-	int ret;
-
-	if (genlmsg_parse(nlh, 0, tb, sp->maxtype, NULL) < 0)
-		return bad(why, "truncated message");
-	ret = get_fields(tb, sp->fields, sp->n_fields, dst, why);
-	if (!ret)
-		ret = get_fields(tb, sp->config, sp->n_config, cfg, why);
-	if (!ret && tb[sp->ivl_attr])
-		ret = get_intervals(tb[sp->ivl_attr], ivs, n, why);
-	return ret;
-}
-
-int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
-{
-	static const struct session_parse sp = {
-		SPARKPERF_A_LAT_MAX, lat_fields, lat_config_fields, ARRAY_SIZE(lat_fields),
-		ARRAY_SIZE(lat_config_fields), SPARKPERF_A_LAT_INTERVALS,
-	};
-
-	memset(lat, 0, sizeof(*lat));
-	return parse_session(nlh, &sp, lat, &lat->cfg, &lat->intervals, &lat->n_intervals, why);
-}
-
-int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why)
-{
-	static const struct session_parse sp = {
-		SPARKPERF_A_BW_MAX, bw_fields, bw_config_fields, ARRAY_SIZE(bw_fields),
-		ARRAY_SIZE(bw_config_fields), SPARKPERF_A_BW_INTERVALS,
-	};
-
-	memset(bw, 0, sizeof(*bw));
-	return parse_session(nlh, &sp, bw, &bw->cfg, &bw->intervals, &bw->n_intervals, why);
-}
-
-/*
- * A progress message of command cmd: its fields into dst and, when it has
- * the nested attribute ivl_attr, that interval.
- */
-static int parse_progress(struct nlmsghdr *nlh, uint8_t cmd, int maxtype,
-			  const struct field *f, size_t n, void *dst, int ivl_attr,
-			  const char *ivl_name, bool *has_ivl, struct sp_interval *ivl,
-			  const char **why)
-{
-	struct nlattr *tb[SESSION_ATTR_MAX + 1];
-	struct genlmsghdr *ghdr;
-	int ret;
-
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return bad(why, "truncated message");
-	ghdr = nlmsg_data(nlh);
-	if (ghdr->cmd != cmd)
-		return -EOPNOTSUPP;
-	if (genlmsg_parse(nlh, 0, tb, maxtype, NULL) < 0)
-		return bad(why, "truncated message");
-	ret = get_fields(tb, f, n, dst, why);
-	if (ret || !tb[ivl_attr])
-		return ret;
-	*has_ivl = true;
-	return get_interval(tb[ivl_attr], ivl_name, ivl, why);
-}
-
-int sp_nl_parse_lat_progress(struct nlmsghdr *nlh, struct sp_lat_progress *p,
-			     const char **why)
-{
-	memset(p, 0, sizeof(*p));
-	return parse_progress(nlh, SPARKPERF_CMD_LAT_PROGRESS, SPARKPERF_A_LAT_MAX,
-			      lat_progress_fields, ARRAY_SIZE(lat_progress_fields), p,
-			      SPARKPERF_A_LAT_INTERVAL, "SPARKPERF_A_LAT_INTERVAL",
-			      &p->has_interval, &p->interval, why);
-}
-
-int sp_nl_parse_bw_progress(struct nlmsghdr *nlh, struct sp_bw_progress *p, const char **why)
-{
-	memset(p, 0, sizeof(*p));
-	return parse_progress(nlh, SPARKPERF_CMD_BW_PROGRESS, SPARKPERF_A_BW_MAX,
-			      bw_progress_fields, ARRAY_SIZE(bw_progress_fields), p,
-			      SPARKPERF_A_BW_INTERVAL, "SPARKPERF_A_BW_INTERVAL",
-			      &p->has_interval, &p->interval, why);
-}
-
-int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
-			    const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1], *data;
-	int len;
-
-	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_LAT_ID, &s->id);
-	REQ(get_u64, tb, SPARKPERF_A_SAMPLES_FIRST, &s->first);
-	data = tb[SPARKPERF_A_SAMPLES_DATA];
-	len = data ? nla_len(data) : -1;
-	if (len < 0 || len % (2 * sizeof(uint64_t)))
-		return bad(why, "SPARKPERF_A_SAMPLES_DATA");
-	s->data = nla_data(data);
-	s->n = (size_t)len / (2 * sizeof(uint64_t));
 	return 0;
 }
 
@@ -1898,31 +1434,6 @@ static int transact_one(struct sp_nl *nl, struct nl_msg *msg, uint8_t reply_cmd,
 	return ret;
 }
 
-static int parse_server_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_server(nlh, dst, why);
-}
-
-static int parse_lat_id_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_lat_id(nlh, dst, why);
-}
-
-static int parse_lat_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_lat(nlh, dst, why);
-}
-
-static int parse_bw_id_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_bw_id(nlh, dst, why);
-}
-
-static int parse_bw_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_bw(nlh, dst, why);
-}
-
 /* A request that a builder returned as ret and msg, answered by an ACK alone. */
 static int transact_ack(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t cmd)
 {
@@ -1984,193 +1495,6 @@ static int dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **
 	return ret;
 }
 
-int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_port,
-		       uint16_t port, struct sp_server *srv)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_server_start_msg(nl->family, addr, has_port, port, &msg);
-
-	return transact_built(nl, ret, msg, SPARKPERF_CMD_SERVER_GET, parse_server_cb, srv);
-}
-
-int sp_nl_server_stop(struct sp_nl *nl, bool has_id, uint32_t id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_server_stop_msg(nl->family, has_id, id, &msg);
-
-	return transact_ack(nl, ret, msg, SPARKPERF_CMD_SERVER_STOP);
-}
-
-static int server_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_server srv;
-	int ret = sp_nl_parse_server(nlh, &srv, why);
-
-	return ret ? ret : sp_server_list_add(list, &srv);
-}
-
-static void server_reset(void *list)
-{
-	sp_server_list_free(list);
-}
-
-int sp_nl_server_get(struct sp_nl *nl, struct sp_server_list *list)
-{
-	memset(list, 0, sizeof(*list));
-	return dump_list(nl, sp_nl_server_get_msg, SPARKPERF_CMD_SERVER_GET, server_add, list,
-			 server_reset, "server list");
-}
-
-int sp_nl_lat_run(struct sp_nl *nl, const struct sp_lat_config *cfg, uint32_t *id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_lat_run_msg(nl->family, cfg, &msg);
-
-	return transact_built(nl, ret, msg, SPARKPERF_CMD_LAT_RUN, parse_lat_id_cb, id);
-}
-
-int sp_nl_lat_stop(struct sp_nl *nl, uint32_t id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_lat_stop_msg(nl->family, id, &msg);
-
-	return transact_ack(nl, ret, msg, SPARKPERF_CMD_LAT_STOP);
-}
-
-int sp_nl_lat_get(struct sp_nl *nl, uint32_t id, struct sp_lat *lat)
-{
-	struct nl_msg *msg;
-	int ret;
-
-	memset(lat, 0, sizeof(*lat));
-	ret = sp_nl_lat_get_msg(nl->family, true, id, &msg);
-	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_LAT_GET, parse_lat_cb, lat);
-	if (ret)
-		sp_lat_free(lat);
-	return ret;
-}
-
-static int lat_dump_msg(int family, struct nl_msg **out)
-{
-	return sp_nl_lat_get_msg(family, false, 0, out);
-}
-
-static int lat_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_lat lat;
-	int ret = sp_nl_parse_lat(nlh, &lat, why);
-
-	if (!ret)
-		ret = sp_lat_list_add(list, &lat);
-	sp_lat_free(&lat);
-	return ret;
-}
-
-static void lat_reset(void *list)
-{
-	sp_lat_list_free(list);
-}
-
-int sp_nl_lat_list(struct sp_nl *nl, struct sp_lat_list *list)
-{
-	memset(list, 0, sizeof(*list));
-	return dump_list(nl, lat_dump_msg, SPARKPERF_CMD_LAT_GET, lat_add, list, lat_reset,
-			 "session list");
-}
-
-int sp_nl_bw_run(struct sp_nl *nl, const struct sp_bw_config *cfg, uint32_t *id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_bw_run_msg(nl->family, cfg, &msg);
-
-	return transact_built(nl, ret, msg, SPARKPERF_CMD_BW_RUN, parse_bw_id_cb, id);
-}
-
-int sp_nl_bw_stop(struct sp_nl *nl, uint32_t id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_bw_stop_msg(nl->family, id, &msg);
-
-	return transact_ack(nl, ret, msg, SPARKPERF_CMD_BW_STOP);
-}
-
-int sp_nl_bw_get(struct sp_nl *nl, uint32_t id, struct sp_bw *bw)
-{
-	struct nl_msg *msg;
-	int ret;
-
-	memset(bw, 0, sizeof(*bw));
-	ret = sp_nl_bw_get_msg(nl->family, true, id, &msg);
-	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_BW_GET, parse_bw_cb, bw);
-	if (ret)
-		sp_bw_free(bw);
-	return ret;
-}
-
-static int bw_dump_msg(int family, struct nl_msg **out)
-{
-	return sp_nl_bw_get_msg(family, false, 0, out);
-}
-
-static int bw_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_bw bw;
-	int ret = sp_nl_parse_bw(nlh, &bw, why);
-
-	if (!ret)
-		ret = sp_bw_list_add(list, &bw);
-	sp_bw_free(&bw);
-	return ret;
-}
-
-static void bw_reset(void *list)
-{
-	sp_bw_list_free(list);
-}
-
-int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *list)
-{
-	memset(list, 0, sizeof(*list));
-	return dump_list(nl, bw_dump_msg, SPARKPERF_CMD_BW_GET, bw_add, list, bw_reset,
-			 "session list");
-}
-
-struct samples_ctx {
-	struct sp_nl *nl;
-	sp_nl_samples_fn fn;
-	void *arg;
-};
-
-static int samples_valid(struct nlmsghdr *nlh, void *arg)
-{
-	struct samples_ctx *c = arg;
-	struct sp_lat_samples s;
-	const char *why = "?";
-	int ret;
-
-	ret = sp_nl_parse_lat_samples(nlh, &s, &why);
-	if (ret) {
-		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
-		return ret;
-	}
-	return c->fn(&s, c->arg);
-}
-
-int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg)
-{
-	struct samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
-	struct nl_msg *msg;
-	int ret;
-
-	ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_valid, &c);
-	if (ret == -EINTR && !nl->err.has_msg)
-		set_local_err(nl, ret, "the samples changed during the dump");
-	return ret;
-}
-
 /* Joins a multicast group of the family on a new non-blocking socket. */
 static int mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
 {
@@ -2207,8 +1531,6 @@ static int mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
 /* The callbacks of a multicast socket's reader. */
 struct feed_ctx {
 	sp_nl_event_fn ev_fn;
-	sp_nl_progress_fn pr_fn;
-	sp_nl_bw_progress_fn bw_fn;
 	sp_nl_trace_fn tr_fn;
 	void *arg;
 };
@@ -2311,52 +1633,6 @@ int sp_nl_progress_open(struct sp_nl *nl)
 int sp_nl_progress_fd(const struct sp_nl *nl)
 {
 	return nl->pr_sk ? nl_socket_get_fd(nl->pr_sk) : -1;
-}
-
-static int lat_progress_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
-{
-	struct sp_lat_progress p;
-	int ret = sp_nl_parse_lat_progress(nlh, &p, NULL);
-
-	return ret ? ret : c->pr_fn(&p, c->arg) != 0;
-}
-
-int sp_nl_progress_feed(struct sp_nl *nl, void *buf, size_t len,
-			sp_nl_progress_fn fn, void *arg)
-{
-	struct feed_ctx c = { .pr_fn = fn, .arg = arg };
-
-	return feed_each(nl, buf, len, lat_progress_one, &c, &nl->bad_progress);
-}
-
-int sp_nl_progress_recv(struct sp_nl *nl, sp_nl_progress_fn fn, void *arg)
-{
-	struct feed_ctx c = { .pr_fn = fn, .arg = arg };
-
-	return mcast_recv(nl, nl->pr_sk, lat_progress_one, &c, &nl->bad_progress);
-}
-
-static int bw_progress_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
-{
-	struct sp_bw_progress p;
-	int ret = sp_nl_parse_bw_progress(nlh, &p, NULL);
-
-	return ret ? ret : c->bw_fn(&p, c->arg) != 0;
-}
-
-int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
-			   sp_nl_bw_progress_fn fn, void *arg)
-{
-	struct feed_ctx c = { .bw_fn = fn, .arg = arg };
-
-	return feed_each(nl, buf, len, bw_progress_one, &c, &nl->bad_progress);
-}
-
-int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
-{
-	struct feed_ctx c = { .bw_fn = fn, .arg = arg };
-
-	return mcast_recv(nl, nl->pr_sk, bw_progress_one, &c, &nl->bad_progress);
 }
 
 /* ---- counters and traces ------------------------------------------------ */
@@ -3025,4 +2301,97 @@ int sp_nl_link_modes(struct sp_nl *et, const char *dev, struct sp_link_modes *m)
 
 	return transact_built(et, ret, msg, ETHTOOL_MSG_LINKMODES_GET_REPLY,
 			      parse_link_modes_cb, m);
+}
+
+/* ---- the core for the subsystems' messages (nlcore.h) -------------------- */
+
+int sp_nl_req(int family, uint8_t cmd, int flags, struct nl_msg **out)
+{
+	return req_new(family, cmd, flags, out);
+}
+
+int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint32_t id,
+		 struct nl_msg **out)
+{
+	return id_msg(family, cmd, flags, attr, has_id, id, out);
+}
+
+int sp_nl_req_fail(struct nl_msg **out)
+{
+	return put_failed(out);
+}
+
+bool sp_nl_addr_valid(const struct sp_addr *a)
+{
+	return a->len == 4 || a->len == 16;
+}
+
+int sp_nl_bad(const char **why, const char *reason)
+{
+	return bad(why, reason);
+}
+
+int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *dst,
+		     const char **why)
+{
+	return get_fields(tb, f, n, dst, why);
+}
+
+size_t sp_nl_count_nested(struct nlattr *nest, int type)
+{
+	return count_nested(nest, type);
+}
+
+void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg)
+{
+	set_local_err(nl, error, "%s", msg);
+}
+
+int sp_nl_transact_ack(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t cmd)
+{
+	return transact_ack(nl, ret, msg, cmd);
+}
+
+int sp_nl_transact_parse(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			 sp_nl_parse_fn parse, void *dst)
+{
+	return transact_built(nl, ret, msg, reply_cmd, parse, dst);
+}
+
+int sp_nl_dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **out),
+		    uint8_t reply_cmd, sp_nl_parse_fn add, void *list, void (*reset)(void *list),
+		    const char *what)
+{
+	return dump_list(nl, build, reply_cmd, add, list, reset, what);
+}
+
+/* A reader's one() and its argument, carried in feed_ctx.arg. */
+struct mcast_ctx {
+	sp_nl_mcast_fn one;
+	void *arg;
+};
+
+static int mcast_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
+{
+	const struct mcast_ctx *m = c->arg;
+
+	return m->one(nlh, m->arg);
+}
+
+int sp_nl_mcast_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_mcast_fn one, void *arg,
+		     unsigned int *bad_count)
+{
+	struct mcast_ctx m = { .one = one, .arg = arg };
+	struct feed_ctx c = { .arg = &m };
+
+	return feed_each(nl, buf, len, mcast_one, &c, bad_count);
+}
+
+int sp_nl_mcast_recv(struct sp_nl *nl, struct nl_sock *sk, sp_nl_mcast_fn one, void *arg,
+		     unsigned int *bad_count)
+{
+	struct mcast_ctx m = { .one = one, .arg = arg };
+	struct feed_ctx c = { .arg = &m };
+
+	return mcast_recv(nl, sk, mcast_one, &c, bad_count);
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/model.h"
+#include "session.h"
 #include "lib/show.h"
 
 /*

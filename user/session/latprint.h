@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/model.h"
+#include "session.h"
 #include "lib/show.h"
 
 /*

@@ -23,6 +23,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
+#include "session/sessionnl.h"
 #include "testutil.h"
 
 

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The core of lib/nl.c that a subsystem builds its own messages on: request
+ * headers (with an id), attribute tables that build a request and parse the
+ * reply that echoes it, the transactions (one reply, an ACK alone, a dump
+ * into a list) and the readers of a multicast group.
+ */
+#ifndef SPARKPERF_CTL_LIB_NLCORE_H
+#define SPARKPERF_CTL_LIB_NLCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "nl.h"
+
+/*
+ * Attributes as tables: each one's type, its kind and where it lives in the
+ * plain structs of the model. One table builds a request and parses the
+ * reply that echoes it (sp_nl_get_fields).
+ */
+enum field_kind { F_U8, F_U16, F_U32, F_U64, F_S32, F_FLAG, F_ADDR, F_DEVNAME, F_ERRMSG };
+
+struct field {
+	const char *name;	/* the attribute's name, for a malformed reply */
+	int type;
+	enum field_kind kind;
+	bool required;		/* in a reply */
+	size_t off;		/* of the value in the struct */
+	size_t has;		/* 1 + offset of the bool saying it is set; 0: none */
+};
+
+#define FIELD(st, attr, kind, m) { #attr, attr, kind, false, offsetof(st, m), 0 }
+#define FIELD_REQ(st, attr, kind, m) { #attr, attr, kind, true, offsetof(st, m), 0 }
+#define FIELD_HAS(st, attr, kind, m, h) \
+	{ #attr, attr, kind, false, offsetof(st, m), offsetof(st, h) + 1 }
+
+/* A request of cmd with flags: 0 and *out, or -ENOMEM. */
+int sp_nl_req(int family, uint8_t cmd, int flags, struct nl_msg **out);
+/* The same with the u32 attribute attr = id when has_id. */
+int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint32_t id,
+		 struct nl_msg **out);
+/* An attribute did not fit: releases *out, -ENOMEM. */
+int sp_nl_req_fail(struct nl_msg **out);
+/* An IPv4 or IPv6 address. */
+bool sp_nl_addr_valid(const struct sp_addr *a);
+
+/* -EBADMSG, with reason in *why (why may be NULL). */
+int sp_nl_bad(const char **why, const char *reason);
+/* The attributes of table f that tb holds, into dst; -EBADMSG names the first bad one. */
+int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *dst,
+		     const char **why);
+/* How many attributes of type the nested attribute nest holds. */
+size_t sp_nl_count_nested(struct nlattr *nest, int type);
+
+/* The tool's own failure: nl->err is error, with msg. */
+void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg);
+
+/* Reads one reply message into dst: 0, -EBADMSG (with *why) or -errno. */
+typedef int (*sp_nl_parse_fn)(struct nlmsghdr *nlh, void *dst, const char **why);
+/* A request that a builder returned as ret and msg, answered by an ACK alone. */
+int sp_nl_transact_ack(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t cmd);
+/* The same, answered by one reply of reply_cmd that parse() reads into dst. */
+int sp_nl_transact_parse(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			 sp_nl_parse_fn parse, void *dst);
+/*
+ * A dump built by build() into list, add() for each reply of reply_cmd,
+ * restarted up to 3 times while interrupted; reset() empties the list
+ * before a restart and after a failure. what names the list in the error.
+ */
+int sp_nl_dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **out),
+		    uint8_t reply_cmd, sp_nl_parse_fn add, void *list, void (*reset)(void *list),
+		    const char *what);
+
+/*
+ * One message of a multicast group: 1 (stop), 0, or -errno (-EOPNOTSUPP:
+ * another command, skipped; any other: malformed, counted).
+ */
+typedef int (*sp_nl_mcast_fn)(struct nlmsghdr *nlh, void *arg);
+/* One received datagram: one() for each message of the family; 1 if one() said stop. */
+int sp_nl_mcast_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_mcast_fn one, void *arg,
+		     unsigned int *bad_count);
+/* Every pending datagram of sk, as sp_nl_events_recv(). */
+int sp_nl_mcast_recv(struct sp_nl *nl, struct nl_sock *sk, sp_nl_mcast_fn one, void *arg,
+		     unsigned int *bad_count);
+
+#endif
