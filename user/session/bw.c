@@ -289,7 +289,7 @@ struct session {
 
 /* The hooks of sp_wait() for the sessions of a run. */
 struct sweep_run {
-	struct sp_run *r;		/* first, for the sp_session_hook_**() */
+	struct sp_run *r;		/* first, for sp_session_run_of() */
 	struct session *ss;
 	struct sp_wait_session *ws;
 	size_t n;
@@ -346,9 +346,7 @@ static int on_progress(const struct sp_bw_progress *p, void *arg)
 
 static int ops_recv(void *ctx)
 {
-	struct sweep_run *w = ctx;
-
-	return sp_nl_bw_progress_recv(&w->r->ctl, on_progress, w);
+	return sp_nl_bw_progress_recv(&sp_session_run_of(ctx)->ctl, on_progress, ctx);
 }
 
 static void ops_show(void *ctx)
@@ -382,15 +380,8 @@ static void ops_show(void *ctx)
 	sp_run_line_show(w->r, w->prefix, line);
 }
 
-static const struct sp_wait_ops wait_ops = {
-	.stop = ops_stop,
-	.get = ops_get,
-	.wait = sp_session_hook_wait,
-	.recv = ops_recv,
-	.now_ms = sp_session_hook_now_ms,
-	.signals = sp_session_hook_signals,
-	.show = ops_show,
-};
+static const struct sp_wait_ops wait_ops =
+	SP_SESSION_WAIT_OPS(ops_stop, ops_get, ops_recv, ops_show);
 
 static void sweep_run_free(struct sweep_run *w)
 {

@@ -174,7 +174,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 
 /* The hooks of sp_wait() for one session. */
 struct session {
-	struct sp_run *r;		/* first, for the sp_session_hook_**() */
+	struct sp_run *r;		/* first, for sp_session_run_of() */
 	struct sp_nl snl;		/* the session's own socket */
 	struct sp_wait_session ws;
 	/* what the progress line shows */
@@ -232,9 +232,7 @@ static int on_progress(const struct sp_lat_progress *p, void *arg)
 
 static int ops_recv(void *ctx)
 {
-	struct session *s = ctx;
-
-	return sp_nl_lat_progress_recv(&s->r->ctl, on_progress, s);
+	return sp_nl_lat_progress_recv(&sp_session_run_of(ctx)->ctl, on_progress, ctx);
 }
 
 static void ops_show(void *ctx)
@@ -250,15 +248,8 @@ static void ops_show(void *ctx)
 	sp_run_line_show(s->r, s->prefix, line);
 }
 
-static const struct sp_wait_ops wait_ops = {
-	.stop = ops_stop,
-	.get = ops_get,
-	.wait = sp_session_hook_wait,
-	.recv = ops_recv,
-	.now_ms = sp_session_hook_now_ms,
-	.signals = sp_session_hook_signals,
-	.show = ops_show,
-};
+static const struct sp_wait_ops wait_ops =
+	SP_SESSION_WAIT_OPS(ops_stop, ops_get, ops_recv, ops_show);
 
 /*
  * What the tables need, should the module not echo it: what was asked for,

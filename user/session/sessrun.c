@@ -76,7 +76,7 @@ void sp_session_progress_drain(struct sp_run *r)
 
 int sp_session_hook_wait(void *ctx, int64_t timeout_ms)
 {
-	struct sp_run *r = *(struct sp_run **)ctx;
+	struct sp_run *r = sp_session_run_of(ctx);
 	int fd = sp_nl_progress_fd(&r->ctl);
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	struct timespec ts = {

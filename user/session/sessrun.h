@@ -35,12 +35,23 @@ void sp_session_progress_drain(struct sp_run *r);
 
 /*
  * The hooks of sp_wait() that are the same for every kind of session, for a
- * context whose first member is the run's struct sp_run *: wait() is a
- * ppoll() on the progress group that lets the signals in.
+ * context whose first member is the run's struct sp_run * (sp_session_run_of):
+ * wait() is a ppoll() on the progress group that lets the signals in.
  */
 int sp_session_hook_wait(void *ctx, int64_t timeout_ms);
 int64_t sp_session_hook_now_ms(void *ctx);
 unsigned int sp_session_hook_signals(void *ctx);
+
+static inline struct sp_run *sp_session_run_of(void *ctx)
+{
+	return *(struct sp_run **)ctx;
+}
+
+/* The hooks of a kind of session: its own stop, get, recv and show, the rest above. */
+#define SP_SESSION_WAIT_OPS(stop_fn, get_fn, recv_fn, show_fn) { \
+	.stop = stop_fn, .get = get_fn, .wait = sp_session_hook_wait, .recv = recv_fn, \
+	.now_ms = sp_session_hook_now_ms, .signals = sp_session_hook_signals, .show = show_fn, \
+}
 
 /*
  * The exit status of a run that ended with rc: interrupted before anything
