@@ -53,8 +53,8 @@ int sp_print_servers(const struct sp_server *srvs, size_t n)
 		sp_fmt_addr(&srv->addr, addr, sizeof(addr));
 		sp_list_record(l);
 		sp_list_u64(l, "id", "ID", srv->id);
-		sp_list_field(l, "addr", "ADDR", srv->addr.len ? json_object_new_string(addr) : NULL,
-			      strdup(addr));
+		sp_list_field(l, "addr", "ADDR",
+			      srv->addr.len ? json_object_new_string(addr) : NULL, strdup(addr));
 		sp_list_u64(l, "port", "PORT", srv->port);
 		sp_list_u64(l, "active", "ACTIVE", srv->active);
 		sp_list_u64(l, "served", "SERVED", srv->served);

@@ -210,16 +210,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 				      a->n_devs == 1 ? "" : "s");
 	c->has_port = kv[K_PORT].seen;
 	c->port = (uint16_t)port;
-	if (op) {
-		if (sp_parse_lat_op(op, &c->op))
-			return sp_usage_error("bw", "Invalid op: '%s' (write, send or read)", op);
-		c->has_op = true;
-	}
-	if (size) {
-		ret = sp_session_parse_sizes("bw", size, SPARKPERF_BW_SIZE_MAX, a->sizes, &a->n_sizes);
-		if (ret)
-			return ret;
-	}
+	ret = sp_session_parse_op_size("bw", op, size, SPARKPERF_BW_SIZE_MAX, &c->op, &c->has_op,
+				       a->sizes, &a->n_sizes);
+	if (ret)
+		return ret;
 	c->has_qps = kv[K_QPS].seen;
 	c->has_threads = kv[K_THREADS].seen;
 	c->has_depth = kv[K_DEPTH].seen;

@@ -135,16 +135,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			return ret;
 		c->has_dev = true;
 	}
-	if (op) {
-		if (sp_parse_lat_op(op, &c->op))
-			return sp_usage_error("lat", "Invalid op: '%s' (write, send or read)", op);
-		c->has_op = true;
-	}
-	if (size) {
-		ret = sp_session_parse_sizes("lat", size, SPARKPERF_LAT_SIZE_MAX, a->sizes, &a->n_sizes);
-		if (ret)
-			return ret;
-	}
+	ret = sp_session_parse_op_size("lat", op, size, SPARKPERF_LAT_SIZE_MAX, &c->op, &c->has_op,
+				       a->sizes, &a->n_sizes);
+	if (ret)
+		return ret;
 	c->has_iters = kv[5].seen;
 	c->has_duration = kv[6].seen;
 	if (c->has_iters && c->has_duration)

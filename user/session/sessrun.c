@@ -51,6 +51,20 @@ int sp_session_parse_sizes(const char *object, const char *s, uint64_t max,
 	return SP_EXIT_OK;
 }
 
+int sp_session_parse_op_size(const char *object, const char *op, const char *size,
+			     uint64_t size_max, uint8_t *opv, bool *has_op, uint64_t *sizes,
+			     size_t *n_sizes)
+{
+	if (op) {
+		if (sp_parse_lat_op(op, opv))
+			return sp_usage_error(object, "Invalid op: '%s' (write, send or read)", op);
+		*has_op = true;
+	}
+	if (!size)
+		return SP_EXIT_OK;
+	return sp_session_parse_sizes(object, size, size_max, sizes, n_sizes);
+}
+
 void sp_session_wait_cfg(const struct sp_run *r, struct sp_wait_cfg *cfg)
 {
 	cfg->progress = r->ctl.pr_sk != NULL;

@@ -28,6 +28,14 @@ int sp_session_parse_devs(const char *object, const char *s,
 int sp_session_parse_sizes(const char *object, const char *s, uint64_t max,
 			   uint64_t *sizes, size_t *n);
 
+/*
+ * "op OP" (when op is not NULL: *opv, *has_op) and "size SIZE" or "size A..B"
+ * (when size is not NULL: the sizes of the runs, 1..size_max bytes).
+ */
+int sp_session_parse_op_size(const char *object, const char *op, const char *size,
+			     uint64_t size_max, uint8_t *opv, bool *has_op, uint64_t *sizes,
+			     size_t *n_sizes);
+
 /* The wait configuration that fits: polls with or without progress. */
 void sp_session_wait_cfg(const struct sp_run *r, struct sp_wait_cfg *cfg);
 /* Discards pending progress messages (of sessions that are gone). */
