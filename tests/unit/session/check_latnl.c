@@ -138,37 +138,6 @@ START_TEST(test_build_lat_run_invalid)
 }
 END_TEST
 
-START_TEST(test_build_lat_others)
-{
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
-	struct nl_msg *msg;
-
-	ck_assert_int_eq(sp_nl_lat_stop_msg(FAMILY, 42, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	assert_attr(tb, SPARKPERF_A_LAT_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 42);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_get_msg(FAMILY, true, 42, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_GET, NLM_F_ACK);
-	assert_attr(tb, SPARKPERF_A_LAT_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 42);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_get_msg(FAMILY, false, 0, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_GET, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 0);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_samples_msg(FAMILY, 9, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 9);
-	nlmsg_free(msg);
-}
-END_TEST
-
 /* ---- canned replies ----------------------------------------------------- */
 
 static void put_interval(struct nl_msg *m, int type, uint64_t end, uint64_t count,
@@ -740,7 +709,6 @@ static Suite *latnl_suite(void)
 	tcase_add_test(tc, test_build_lat_run_full);
 	tcase_add_test(tc, test_build_lat_run_minimal);
 	tcase_add_test(tc, test_build_lat_run_invalid);
-	tcase_add_test(tc, test_build_lat_others);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("parse");
