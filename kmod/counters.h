@@ -35,7 +35,7 @@ struct sp_globs {
 
 /*
  * A netdev or an RDMA port. Who may clear @dev and @ibdev, and under
- * which locks, is the trace's business (sampler.c); a one-shot read
+ * which locks, is the trace's business (trace.c); a one-shot read
  * holds rtnl or an RDMA device reference throughout.
  */
 struct sp_target {

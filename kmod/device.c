@@ -19,7 +19,7 @@
 #include "compat.h"
 #include "device.h"
 #include "netlink.h"
-#include "sampler.h"
+#include "trace.h"
 
 struct sp_device {
 	struct ib_device *ibdev;

@@ -9,7 +9,7 @@
 
 #include "device.h"
 #include "netlink.h"
-#include "sampler.h"
+#include "trace.h"
 #include "server.h"
 #include "session.h"
 #include "version.h"

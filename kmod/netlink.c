@@ -11,7 +11,7 @@
  * session's results are read under its spinlock, which its thread takes
  * between round trips; a bandwidth session's counters are read without a
  * lock while its workers update them. Traces have their own registry and
- * locks (sampler.c).
+ * locks (trace.c).
  * Every limit the contract sets is in the policies below; handlers only
  * check what a policy cannot say.
  */
@@ -26,7 +26,7 @@
 #include "counters.h"
 #include "device.h"
 #include "netlink.h"
-#include "sampler.h"
+#include "trace.h"
 #include "server.h"
 #include "session.h"
 #include "version.h"

@@ -1,27 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Traces: a kernel thread per trace samples the streams of its targets
- * (counters.c) on absolute deadlines into a ring, and multicasts batches.
+ * The sampler of a trace: its ring of samples and the kernel thread that
+ * fills it on absolute deadlines and multicasts it in batches.
  */
 #ifndef SP_SAMPLER_H
 #define SP_SAMPLER_H
 
+#include <linux/compiler.h>
+#include <linux/types.h>
+
 struct genl_info;
-struct ib_device;
-struct netlink_callback;
 struct sk_buff;
+struct sp_trace;
 
-int sp_trace_init(void);
-void sp_trace_uninit(void);
+/* The ring of @t for its streams and BUFFER_BYTES, before the first sample. */
+int sp_trace_alloc_ring(struct sp_trace *t, struct genl_info *info);
+/* The sequence number of the oldest sample the ring holds; under t->lock. */
+u64 sp_trace_oldest(const struct sp_trace *t);
+/*
+ * The body of a TRACE_SAMPLES message: the samples from *@next up to @end
+ * that fit (see sampler.c).
+ */
+int sp_trace_put_samples(struct sk_buff *skb, struct sp_trace *t, u64 *next,
+			 u64 end);
 
-void sp_trace_device_removed(struct ib_device *ibdev);
+/* The first reason a running trace ends with; stops the thread. */
+__printf(3, 4) void sp_trace_fail(struct sp_trace *t, int err,
+				  const char *fmt, ...);
 
-int sp_trace_start_doit(struct sk_buff *skb, struct genl_info *info);
-int sp_trace_stop_doit(struct sk_buff *skb, struct genl_info *info);
-int sp_trace_get_doit(struct sk_buff *skb, struct genl_info *info);
-int sp_trace_get_start(struct netlink_callback *cb);
-int sp_trace_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int sp_trace_samples_start(struct netlink_callback *cb);
-int sp_trace_samples_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/* The thread of a trace (kthread_create()'s function, @arg the trace). */
+int sp_trace_thread(void *arg);
 
 #endif /* SP_SAMPLER_H */

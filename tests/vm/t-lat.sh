@@ -70,7 +70,9 @@ size_sweep() {
 # sparkperf's one-way median at most 3x ib_write_lat's typical. No lower
 # bound: on 7.x in a VM ib_write_lat's typical was 13x sparkperf's (1924 us
 # against 150), its userspace spinner waiting on soft-RoCE's workers.
-near_perftest() {
+# One round: ib_write_lat, then sparkperf, 2 B, 500 round trips each; true
+# when sparkperf's one-way p50 is at most 3x ib_write_lat's typical.
+near_perftest_round() {
 	local pt
 	timeout 120 ib_write_lat -d "$SP_VM_RDMA_DEV" -F -s 2 -n 500 -p 18515 \
 		>"$tmp/pt-server.txt" 2>&1 &
@@ -84,7 +86,13 @@ near_perftest() {
 	echo "one-way p50: sparkperf $(jq '.[0].one_way_p50_ns / 1000' "$tmp/near.json") us," \
 		"ib_write_lat typical $pt us"
 	jq -e --argjson pt "$pt" '(.[0].one_way_p50_ns / 1000) as $sp |
-		$sp > 0 and $sp <= 3 * $pt' "$tmp/near.json"
+		$sp > 0 and $sp <= 3 * $pt' "$tmp/near.json" >/dev/null
+}
+
+# Up to three rounds, the two tools back to back in each: a gap in the engine
+# (6.12's was 5.6x) fails every round; a moment of load on the host, one.
+near_perftest() {
+	near_perftest_round || near_perftest_round || near_perftest_round
 }
 
 unprivileged_refused() {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Host tuning knobs of "sparkperf-ctl tune": what each knob is, where it
- * lives, the value each profile recommends and why (the knob table); the
- * plan (every knob's current and target value); and the changes that apply
- * makes, undoes when a step fails, and that revert replays backwards.
+ * lives, the value each profile recommends and why (the knob table,
+ * knobs.c); the plan (every knob's current and target value, knobplan.c,
+ * with the persisted files of knobpersist.c); and the changes that apply
+ * makes, undoes when a step fails, and that revert replays backwards
+ * (knobio.c).
  *
  * Every path is relative to a root directory and every effect goes through
  * struct sp_knob_io, so that the unit tests run all of it against a tree in
@@ -16,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hostnl.h"
 #include "lib/model.h"
 
 enum sp_profile {
@@ -124,6 +127,10 @@ void sp_knob_io_files(struct sp_knob_io *io, const char *root);
 
 /* A file's content, trailing newline removed (a one-line value); NULL if absent. */
 int sp_io_read_line(struct sp_knob_io *io, const char *path, char **value);
+/* Can path be listed (a directory)? */
+bool sp_io_is_dir(struct sp_knob_io *io, const char *path);
+/* Frees what io->list() returned. */
+void sp_io_names_free(char **names, size_t n);
 
 /* What one knob changes: its value before and the one apply writes. */
 struct sp_change {
@@ -246,6 +253,8 @@ bool sp_knob_satisfied(enum sp_knob_cmp cmp, const char *accept, const char *rec
  * SP_CMP_SUPERSET (the union of the entries). NULL on -ENOMEM.
  */
 char *sp_knob_target(enum sp_knob_cmp cmp, const char *recommended, const char *current);
+/* Is word one of the blank-separated words of list? */
+bool sp_knob_word_in(const char *word, const char *list);
 
 /* The RoCE MTU (256..4096) that a netdev MTU gives: the kernel's iboe_get_mtu(). */
 uint32_t sp_roce_mtu_for(uint32_t netdev_mtu);
@@ -263,5 +272,13 @@ size_t sp_dscp_map_count(const struct sp_dscp_map *m);
 /* PFC priorities "3", "3,4" or "none" as a bit mask of priorities. */
 int sp_pfc_parse(const char *s, uint8_t *mask);
 void sp_pfc_format(uint8_t mask, char *buf, size_t len);
+
+/*
+ * What tune apply persist writes, from the plan's values once applied:
+ * /etc/sysctl.d's file (the sysctls) and netplan's (the MTUs); NULL on
+ * -ENOMEM.
+ */
+char *sp_persist_sysctl_conf(const struct sp_plan *plan, enum sp_profile profile);
+char *sp_persist_netplan(const struct sp_plan *plan, enum sp_profile profile);
 
 #endif

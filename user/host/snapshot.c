@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "lib/parse.h"
+#include "lib/print.h"
 #include "snapshot.h"
 
 static void copy(char *dst, size_t len, const char *src)
@@ -54,35 +55,26 @@ void sp_snapshot_free(struct sp_snapshot *s)
 
 /* ---- writing ----------------------------------------------------------------- */
 
-static void add(json_object *o, const char *key, json_object *v)
+static json_object *change_json(const void *items, size_t i)
 {
-	json_object_object_add(o, key, v);
-}
-
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *change_json(const struct sp_change *c)
-{
+	const struct sp_change *c = (const struct sp_change *)items + i;
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	add(o, "name", jstr(c->name));
-	add(o, "access", jstr(sp_access_name(c->access)));
-	add(o, "path", jstr(c->path));
+	sp_json_add(o, "name", sp_json_str_or_null(c->name));
+	sp_json_add(o, "access", sp_json_str_or_null(sp_access_name(c->access)));
+	sp_json_add(o, "path", sp_json_str_or_null(c->path));
 	if (c->access == SP_ACCESS_CONFIGFS) {
-		add(o, "group", jstr(c->group));
-		add(o, "group_made", json_object_new_boolean(c->group_made));
+		sp_json_add(o, "group", sp_json_str_or_null(c->group));
+		sp_json_add(o, "group_made", json_object_new_boolean(c->group_made));
 	}
-	add(o, "before", c->has_before ? jstr(c->before) : NULL);
-	add(o, "after", jstr(c->after));
+	sp_json_add(o, "before", c->has_before ? sp_json_str_or_null(c->before) : NULL);
+	sp_json_add(o, "after", sp_json_str_or_null(c->after));
 	if (c->access == SP_ACCESS_FILE) {
 		if (c->has_before)
-			add(o, "before_mode", json_object_new_int((int)c->before_mode));
-		add(o, "after_mode", json_object_new_int((int)c->after_mode));
+			sp_json_add(o, "before_mode", json_object_new_int((int)c->before_mode));
+		sp_json_add(o, "after_mode", json_object_new_int((int)c->after_mode));
 	}
 	return o;
 }
@@ -92,28 +84,18 @@ char *sp_snapshot_to_json(const struct sp_snapshot *s)
 	json_object *o = json_object_new_object(), *arr;
 	const char *text;
 	char *out = NULL;
-	size_t i;
 
 	if (!o)
 		return NULL;
-	add(o, "format", jstr(SP_SNAPSHOT_FORMAT));
-	add(o, "version", json_object_new_int(s->version));
-	add(o, "host", jstr(s->host));
-	add(o, "created", jstr(s->created));
-	add(o, "tool_version", jstr(s->tool_version));
-	add(o, "profile", jstr(s->profile));
-	arr = json_object_new_array();
-	for (i = 0; arr && i < s->n; i++) {
-		json_object *c = change_json(&s->changes[i]);
-
-		if (!c || json_object_array_add(arr, c)) {
-			json_object_put(c);
-			json_object_put(arr);
-			arr = NULL;
-		}
-	}
+	sp_json_add(o, "format", sp_json_str_or_null(SP_SNAPSHOT_FORMAT));
+	sp_json_add(o, "version", json_object_new_int(s->version));
+	sp_json_add(o, "host", sp_json_str_or_null(s->host));
+	sp_json_add(o, "created", sp_json_str_or_null(s->created));
+	sp_json_add(o, "tool_version", sp_json_str_or_null(s->tool_version));
+	sp_json_add(o, "profile", sp_json_str_or_null(s->profile));
+	arr = sp_json_array(s->changes, s->n, change_json);
 	if (arr) {
-		add(o, "changes", arr);
+		sp_json_add(o, "changes", arr);
 		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						      JSON_C_TO_STRING_SPACED |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -18,10 +18,11 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "host.h"
+#include "hostnl.h"
 #include "knobs.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "tuneprint.h"
 #include "snapshot.h"
 #include "version.h"
 
@@ -127,7 +128,7 @@ static int parse_args(int argc, char **argv, struct tune_args *a)
 	return ret;
 }
 
-/* ---- DCB through nl.c, for the knobs -------------------------------------------- */
+/* ---- DCB through hostnl.c, for the knobs ---------------------------------------- */
 
 struct tune_io {
 	struct sp_knob_io io;
@@ -154,17 +155,25 @@ static int dcb_error(struct sp_knob_io *io, struct tune_io *t, int ret)
 	return ret;
 }
 
-static int dcb_read(struct sp_knob_io *io, const char *dev, enum sp_access what, char **value)
+/* The DCB state of dev, on the rtnetlink socket opened on first use. */
+static int dcb_get(struct sp_knob_io *io, const char *dev, struct sp_dcb *dcb)
 {
 	struct tune_io *t = io->priv;
-	char buf[32];
-	struct sp_dcb dcb;
 	int ret = rtnl(t);
 
 	if (!ret)
-		ret = sp_nl_dcb_get(&t->rt, dev, &dcb);
+		ret = sp_nl_dcb_get(&t->rt, dev, dcb);
+	return ret ? dcb_error(io, t, ret) : 0;
+}
+
+static int dcb_read(struct sp_knob_io *io, const char *dev, enum sp_access what, char **value)
+{
+	char buf[32];
+	struct sp_dcb dcb;
+	int ret = dcb_get(io, dev, &dcb);
+
 	if (ret)
-		return dcb_error(io, t, ret);
+		return ret;
 	if (what == SP_ACCESS_DSCP) {
 		*value = sp_dscp_map_format(&dcb.dscp);
 	} else {
@@ -183,12 +192,10 @@ static int dcb_write(struct sp_knob_io *io, const char *dev, enum sp_access what
 	struct tune_io *t = io->priv;
 	struct sp_dcb dcb;
 	uint8_t mask;
-	int ret = rtnl(t);
+	int ret = dcb_get(io, dev, &dcb);
 
-	if (!ret)
-		ret = sp_nl_dcb_get(&t->rt, dev, &dcb);
 	if (ret)
-		return dcb_error(io, t, ret);
+		return ret;
 	if (what == SP_ACCESS_PFC) {
 		if (sp_pfc_parse(value, &mask))
 			return -EINVAL;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink client for the "sparkperf" family (libnl-genl-3); at the
- * end, the kernel's rtnetlink (DCB, routes, neighbours) and "ethtool" family
+ * end, the kernel's rtnetlink (routes) and "ethtool" family
  * for tune and check, through the same transaction loop.
  *
  * Every request is answered by an ACK, an NLMSG_ERROR (with extended ACK
@@ -16,10 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <linux/dcbnl.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
-#include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sparkperf.h>
@@ -161,143 +159,6 @@ static int id_msg(int family, uint8_t cmd, int flags, int attr, bool has_id, uin
 	if (ret)
 		return ret;
 	if (has_id && nla_put_u32(*out, attr, id) < 0)
-		return put_failed(out);
-	return 0;
-}
-
-/* SPARKPERF_A_TRACE_TARGET t, nested in the message. */
-static int put_target(struct nl_msg *m, const struct sp_trace_target *t)
-{
-	struct nlattr *nest = nla_nest_start(m, SPARKPERF_A_TRACE_TARGET);
-
-	if (!nest)
-		return -ENOMEM;
-	if (t->rdma) {
-		if (nla_put_string(m, SPARKPERF_A_TARGET_RDMA_DEV, t->name) < 0)
-			return -ENOMEM;
-		if (t->port && nla_put_u32(m, SPARKPERF_A_TARGET_RDMA_PORT, t->port) < 0)
-			return -ENOMEM;
-	} else if (nla_put_string(m, SPARKPERF_A_TARGET_NETDEV, t->name) < 0) {
-		return -ENOMEM;
-	}
-	nla_nest_end(m, nest);
-	return 0;
-}
-
-static bool target_valid(const struct sp_trace_target *t)
-{
-	size_t max = t->rdma ? SPARKPERF_DEV_NAME_MAX : SP_IFNAME_MAX;
-
-	return t->name[0] && strnlen(t->name, max) < max && t->port <= 255;
-}
-
-/* SPARKPERF_A_TRACE_GLOBS, when there are globs. */
-static int put_globs(struct nl_msg *m, const char *const *globs, size_t n)
-{
-	struct nlattr *nest;
-	size_t i;
-
-	if (!n)
-		return 0;
-	nest = nla_nest_start(m, SPARKPERF_A_TRACE_GLOBS);
-	if (!nest)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (nla_put_string(m, SPARKPERF_A_TRACE_GLOB, globs[i]) < 0)
-			return -ENOMEM;
-	nla_nest_end(m, nest);
-	return 0;
-}
-
-static bool globs_valid(const char *const *globs, size_t n)
-{
-	size_t i;
-
-	if (n > SPARKPERF_TRACE_GLOBS_MAX)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!globs[i] || !globs[i][0])
-			return false;
-	return true;
-}
-
-int sp_nl_counters_get_msg(int family, const struct sp_trace_target *t,
-			   const char *const *globs, size_t n_globs, struct nl_msg **out)
-{
-	int ret;
-
-	*out = NULL;
-	if (!target_valid(t) || !globs_valid(globs, n_globs))
-		return -EINVAL;
-	ret = req_new(family, SPARKPERF_CMD_COUNTERS_GET, NLM_F_ACK, out);
-	if (ret)
-		return ret;
-	if (put_target(*out, t) || put_globs(*out, globs, n_globs))
-		return put_failed(out);
-	return 0;
-}
-
-int sp_nl_trace_start_msg(int family, const struct sp_trace_config *c, struct nl_msg **out)
-{
-	struct nlattr *nest;
-	size_t i;
-	int ret;
-
-	*out = NULL;
-	if (!c->n_targets || c->n_targets > SPARKPERF_TRACE_TARGETS_MAX ||
-	    !globs_valid(c->globs, c->n_globs))
-		return -EINVAL;
-	for (i = 0; i < c->n_targets; i++)
-		if (!target_valid(&c->targets[i]))
-			return -EINVAL;
-	ret = req_new(family, SPARKPERF_CMD_TRACE_START, NLM_F_ACK, out);
-	if (ret)
-		return ret;
-	nest = nla_nest_start(*out, SPARKPERF_A_TRACE_TARGETS);
-	if (!nest)
-		return put_failed(out);
-	for (i = 0; i < c->n_targets; i++)
-		if (put_target(*out, &c->targets[i]))
-			return put_failed(out);
-	nla_nest_end(*out, nest);
-	if (put_globs(*out, c->globs, c->n_globs))
-		return put_failed(out);
-#define PUT32(has, attr, v) \
-	do { \
-		if (c->has && nla_put_u32(*out, attr, c->v) < 0) \
-			return put_failed(out); \
-	} while (0)
-	PUT32(has_netdev_period, SPARKPERF_A_TRACE_NETDEV_PERIOD_US, netdev_period_us);
-	PUT32(has_ethtool_period, SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US, ethtool_period_us);
-	PUT32(has_rdma_period, SPARKPERF_A_TRACE_RDMA_PERIOD_US, rdma_period_us);
-	PUT32(has_duration, SPARKPERF_A_TRACE_DURATION_MS, duration_ms);
-	PUT32(has_buffer, SPARKPERF_A_TRACE_BUFFER_BYTES, buffer_bytes);
-	PUT32(has_batch, SPARKPERF_A_TRACE_BATCH_MS, batch_ms);
-#undef PUT32
-	return 0;
-}
-
-int sp_nl_trace_stop_msg(int family, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_TRACE_STOP, NLM_F_ACK, SPARKPERF_A_TRACE_ID, true,
-		      id, out);
-}
-
-int sp_nl_trace_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
-{
-	return id_msg(family, SPARKPERF_CMD_TRACE_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
-		      SPARKPERF_A_TRACE_ID, has_id, id, out);
-}
-
-int sp_nl_trace_samples_msg(int family, uint32_t id, bool has_cursor, uint64_t cursor,
-			    struct nl_msg **out)
-{
-	int ret = id_msg(family, SPARKPERF_CMD_TRACE_SAMPLES, NLM_F_DUMP, SPARKPERF_A_TRACE_ID,
-			 true, id, out);
-
-	if (ret)
-		return ret;
-	if (has_cursor && nla_put_u64(*out, SPARKPERF_A_TRACE_CURSOR, cursor) < 0)
 		return put_failed(out);
 	return 0;
 }
@@ -610,229 +471,6 @@ static int get_fields(struct nlattr **tb, const struct field *f, size_t n, void 
 			return bad(why, f->name);
 		if (f->has)
 			*(bool *)(base + f->has - 1) = true;
-	}
-	return 0;
-}
-
-/* ---- counters and traces ---- */
-
-#define ST(a, k, m) FIELD(struct sp_stream, SPARKPERF_A_STREAM_##a, k, m)
-static const struct field stream_fields[] = {
-	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_INDEX, F_U32, index),
-	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_SOURCE, F_U8, source),
-	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_TARGET, F_DEVNAME, target),
-	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_IFINDEX, F_U32, ifindex, has_ifindex),
-	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_PORT, F_U32, port, has_port),
-	ST(PERIOD_US, F_U32, period_us),
-	ST(VERSION, F_U32, version),
-	ST(SLOT_VALUES, F_U32, slot_values),
-	ST(TRUNCATED, F_FLAG, truncated),
-	ST(SAMPLES, F_U64, samples),
-	ST(MISSED, F_U64, missed),
-	ST(READ_NS_SUM, F_U64, read_ns_sum),
-	ST(READ_NS_MAX, F_U64, read_ns_max),
-	ST(LATE_NS_MAX, F_U64, late_ns_max),
-	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_TS_NS, F_U64, ts_ns, has_ts),
-	ST(READ_NS, F_U32, read_ns),
-};
-#undef ST
-
-#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
-static const struct field trace_fields[] = {
-	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_ID, F_U32, id),
-	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_STATE, F_U8, state),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR_MSG, F_ERRMSG, error_msg,
-		  has_error_msg),
-	TR(START_NS, F_U64, start_ns),
-	TR(ELAPSED_NS, F_U64, elapsed_ns),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
-		  has_duration),
-	TR(BUFFER_BYTES, F_U32, buffer_bytes),
-	TR(BATCH_MS, F_U32, batch_ms),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
-	TR(SLOTS, F_U32, slots),
-	TR(SEQ_NEXT, F_U64, seq_next),
-	TR(SEQ_OLDEST, F_U64, seq_oldest),
-};
-#undef TR
-
-#define SA(a, k, m) FIELD_REQ(struct sp_trace_sample, SPARKPERF_A_SAMPLE_##a, k, m)
-static const struct field sample_fields[] = {
-	SA(SEQ, F_U64, seq),
-	SA(STREAM, F_U32, stream),
-	SA(VERSION, F_U32, version),
-	SA(TS_NS, F_U64, ts_ns),
-	SA(READ_NS, F_U32, read_ns),
-};
-#undef SA
-
-/* A counter name: NUL-terminated, at most SP_COUNTER_NAME_MAX - 1 bytes. */
-static int get_counter_name(const struct nlattr *a, char *buf)
-{
-	return get_str(a, buf, SP_COUNTER_NAME_MAX);
-}
-
-/* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
-static int get_stream(struct nlattr *attr, struct sp_stream *st, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *pos, *v;
-	size_t n;
-	int rem, len, ret;
-
-	memset(st, 0, sizeof(*st));
-	if (nla_parse_nested(tb, SPARKPERF_A_STREAM_MAX, attr, NULL) < 0)
-		return bad(why, "SPARKPERF_A_TRACE_STREAM");
-	ret = get_fields(tb, stream_fields, ARRAY_SIZE(stream_fields), st, why);
-	if (ret)
-		return ret;
-	if (tb[SPARKPERF_A_STREAM_NAMES]) {
-		n = count_nested(tb[SPARKPERF_A_STREAM_NAMES], SPARKPERF_A_STREAM_NAME);
-		if (n) {
-			st->names = calloc(n, sizeof(*st->names));
-			if (!st->names)
-				return -ENOMEM;
-		}
-		nla_for_each_nested(pos, tb[SPARKPERF_A_STREAM_NAMES], rem) {
-			if (nla_type(pos) != SPARKPERF_A_STREAM_NAME)
-				continue;
-			if (get_counter_name(pos, st->names[st->n_names]))
-				return bad(why, "SPARKPERF_A_STREAM_NAME");
-			st->n_names++;
-		}
-	}
-	v = tb[SPARKPERF_A_STREAM_VALUES];
-	if (v) {
-		len = nla_len(v);
-		if (len < 0 || len % sizeof(uint64_t) ||
-		    (size_t)len / sizeof(uint64_t) != st->n_names)
-			return bad(why, "SPARKPERF_A_STREAM_VALUES");
-		st->n_values = (size_t)len / sizeof(uint64_t);
-		if (st->n_values) {
-			st->values = calloc(st->n_values, sizeof(*st->values));
-			if (!st->values)
-				return -ENOMEM;
-			memcpy(st->values, nla_data(v), (size_t)len);
-		}
-	}
-	return 0;
-}
-
-int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-
-	memset(st, 0, sizeof(*st));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	if (!tb[SPARKPERF_A_TRACE_STREAM])
-		return bad(why, "SPARKPERF_A_TRACE_STREAM");
-	return get_stream(tb[SPARKPERF_A_TRACE_STREAM], st, why);
-}
-
-/* The SPARKPERF_A_TRACE_STREAM entries of nest, into a new array. */
-static int get_streams(struct nlattr *nest, struct sp_stream **streams, size_t *n,
-		       const char **why)
-{
-	size_t count = count_nested(nest, SPARKPERF_A_TRACE_STREAM);
-	struct nlattr *pos;
-	int rem, ret;
-
-	if (!count)
-		return 0;
-	*streams = calloc(count, sizeof(**streams));
-	if (!*streams)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != SPARKPERF_A_TRACE_STREAM)
-			continue;
-		/* counted first, so that sp_trace_free() frees its names */
-		ret = get_stream(pos, &(*streams)[(*n)++], why);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	ret = get_fields(tb, trace_fields, ARRAY_SIZE(trace_fields), t, why);
-	if (!ret && tb[SPARKPERF_A_TRACE_STREAMS])
-		ret = get_streams(tb[SPARKPERF_A_TRACE_STREAMS], &t->streams, &t->n_streams, why);
-	return ret;
-}
-
-int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
-			    const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1], *pos;
-	int rem;
-
-	memset(st, 0, sizeof(*st));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_TRACE_ID, id);
-	if (!tb[SPARKPERF_A_TRACE_STREAMS])
-		return bad(why, "SPARKPERF_A_TRACE_STREAMS");
-	nla_for_each_nested(pos, tb[SPARKPERF_A_TRACE_STREAMS], rem)
-		if (nla_type(pos) == SPARKPERF_A_TRACE_STREAM)
-			return get_stream(pos, st, why);
-	return bad(why, "SPARKPERF_A_TRACE_STREAM");
-}
-
-static int get_sample(struct nlattr *attr, struct sp_trace_sample *s, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1], *v;
-	int ret, len;
-
-	memset(s, 0, sizeof(*s));
-	if (nla_parse_nested(tb, SPARKPERF_A_SAMPLE_MAX, attr, NULL) < 0)
-		return bad(why, "SPARKPERF_A_TRACE_SAMPLE");
-	ret = get_fields(tb, sample_fields, ARRAY_SIZE(sample_fields), s, why);
-	if (ret)
-		return ret;
-	v = tb[SPARKPERF_A_SAMPLE_VALUES];
-	len = v ? nla_len(v) : -1;
-	if (len < 0 || len % sizeof(uint64_t))
-		return bad(why, "SPARKPERF_A_SAMPLE_VALUES");
-	s->values = nla_data(v);
-	s->n = (size_t)len / sizeof(uint64_t);
-	return 0;
-}
-
-int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
-			      const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1], *pos;
-	size_t count;
-	int rem, ret;
-
-	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return bad(why, "truncated message");
-	REQ(get_u32, tb, SPARKPERF_A_TRACE_ID, &s->id);
-	OPT(get_u64, tb, SPARKPERF_A_TRACE_LOST, &s->lost);
-	if (!tb[SPARKPERF_A_TRACE_SAMPLES])
-		return 0;
-	count = count_nested(tb[SPARKPERF_A_TRACE_SAMPLES], SPARKPERF_A_TRACE_SAMPLE);
-	if (!count)
-		return 0;
-	s->s = calloc(count, sizeof(*s->s));
-	if (!s->s)
-		return -ENOMEM;
-	nla_for_each_nested(pos, tb[SPARKPERF_A_TRACE_SAMPLES], rem) {
-		if (nla_type(pos) != SPARKPERF_A_TRACE_SAMPLE)
-			continue;
-		ret = get_sample(pos, &s->s[s->n], why);
-		if (ret)
-			return ret;
-		s->n++;
 	}
 	return 0;
 }
@@ -1531,7 +1169,6 @@ static int mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
 /* The callbacks of a multicast socket's reader. */
 struct feed_ctx {
 	sp_nl_event_fn ev_fn;
-	sp_nl_trace_fn tr_fn;
 	void *arg;
 };
 
@@ -1635,212 +1272,7 @@ int sp_nl_progress_fd(const struct sp_nl *nl)
 	return nl->pr_sk ? nl_socket_get_fd(nl->pr_sk) : -1;
 }
 
-/* ---- counters and traces ------------------------------------------------ */
-
-static int stream_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_stream st;
-	int ret = sp_nl_parse_counters(nlh, &st, why);
-
-	if (!ret)
-		ret = sp_stream_list_add(list, &st);
-	sp_stream_free(&st);
-	return ret;
-}
-
-int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
-		       const char *const *globs, size_t n_globs, struct sp_stream_list *list)
-{
-	struct list_ctx c = { .nl = nl, .add = stream_add, .list = list };
-	struct nl_msg *msg;
-	int ret;
-
-	memset(list, 0, sizeof(*list));
-	ret = sp_nl_counters_get_msg(nl->family, t, globs, n_globs, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_COUNTERS_GET, list_valid, &c);
-	if (ret)
-		sp_stream_list_free(list);
-	return ret;
-}
-
-static int parse_trace_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_trace(nlh, dst, why);
-}
-
-int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struct sp_trace *t)
-{
-	struct nl_msg *msg;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	ret = sp_nl_trace_start_msg(nl->family, cfg, &msg);
-	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_TRACE_START, parse_trace_cb, t);
-	if (ret)
-		sp_trace_free(t);
-	return ret;
-}
-
-int sp_nl_trace_stop(struct sp_nl *nl, uint32_t id)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_trace_stop_msg(nl->family, id, &msg);
-
-	return transact_ack(nl, ret, msg, SPARKPERF_CMD_TRACE_STOP);
-}
-
-int sp_nl_trace_get(struct sp_nl *nl, uint32_t id, struct sp_trace *t)
-{
-	struct nl_msg *msg;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	ret = sp_nl_trace_get_msg(nl->family, true, id, &msg);
-	ret = transact_built(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, parse_trace_cb, t);
-	if (ret)
-		sp_trace_free(t);
-	return ret;
-}
-
-static int trace_dump_msg(int family, struct nl_msg **out)
-{
-	return sp_nl_trace_get_msg(family, false, 0, out);
-}
-
-static int trace_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_trace t;
-	int ret = sp_nl_parse_trace(nlh, &t, why);
-
-	if (!ret)
-		ret = sp_trace_list_add(list, &t);
-	sp_trace_free(&t);
-	return ret;
-}
-
-static void trace_reset(void *list)
-{
-	sp_trace_list_free(list);
-}
-
-int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list)
-{
-	memset(list, 0, sizeof(*list));
-	return dump_list(nl, trace_dump_msg, SPARKPERF_CMD_TRACE_GET, trace_add, list,
-			 trace_reset, "trace list");
-}
-
-struct trace_samples_ctx {
-	struct sp_nl *nl;
-	sp_nl_trace_samples_fn fn;
-	void *arg;
-};
-
-static int trace_samples_valid(struct nlmsghdr *nlh, void *arg)
-{
-	struct trace_samples_ctx *c = arg;
-	struct sp_trace_samples s;
-	const char *why = "?";
-	int ret;
-
-	ret = sp_nl_parse_trace_samples(nlh, &s, &why);
-	if (ret == -EBADMSG)
-		set_local_err(c->nl, ret, "malformed reply from the sparkperf module (%s)", why);
-	if (!ret)
-		ret = c->fn(&s, c->arg);
-	sp_trace_samples_free(&s);
-	return ret;
-}
-
-int sp_nl_trace_samples(struct sp_nl *nl, uint32_t id, bool has_cursor, uint64_t cursor,
-			sp_nl_trace_samples_fn fn, void *arg)
-{
-	struct trace_samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
-	struct nl_msg *msg;
-	int ret;
-
-	ret = sp_nl_trace_samples_msg(nl->family, id, has_cursor, cursor, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_TRACE_SAMPLES, trace_samples_valid, &c);
-	if (ret == -EINTR && !nl->err.has_msg)
-		set_local_err(nl, ret, "the samples changed during the dump");
-	return ret;
-}
-
-int sp_nl_trace_open(struct sp_nl *nl)
-{
-	return mcast_open(nl, SPARKPERF_MCGRP_TRACE, &nl->tr_sk);
-}
-
-int sp_nl_trace_fd(const struct sp_nl *nl)
-{
-	return nl->tr_sk ? nl_socket_get_fd(nl->tr_sk) : -1;
-}
-
-int sp_nl_parse_trace_event(struct nlmsghdr *nlh, struct sp_trace_event *ev, const char **why)
-{
-	struct genlmsghdr *ghdr;
-	int ret;
-
-	memset(ev, 0, sizeof(*ev));
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return bad(why, "truncated message");
-	ghdr = nlmsg_data(nlh);
-	switch (ghdr->cmd) {
-	case SPARKPERF_CMD_TRACE_SAMPLES:
-		ev->type = SP_TRACE_EV_SAMPLES;
-		ret = sp_nl_parse_trace_samples(nlh, &ev->samples, why);
-		ev->id = ev->samples.id;
-		return ret;
-	case SPARKPERF_CMD_TRACE_TABLE:
-		ev->type = SP_TRACE_EV_TABLE;
-		return sp_nl_parse_trace_table(nlh, &ev->id, &ev->stream, why);
-	case SPARKPERF_CMD_TRACE_END:
-		ev->type = SP_TRACE_EV_END;
-		ret = sp_nl_parse_trace(nlh, &ev->trace, why);
-		ev->id = ev->trace.id;
-		return ret;
-	default:
-		return -EOPNOTSUPP;
-	}
-}
-
-void sp_trace_event_free(struct sp_trace_event *ev)
-{
-	sp_trace_samples_free(&ev->samples);
-	sp_stream_free(&ev->stream);
-	sp_trace_free(&ev->trace);
-}
-
-static int trace_one(struct nlmsghdr *nlh, const struct feed_ctx *c)
-{
-	struct sp_trace_event ev;
-	int ret = sp_nl_parse_trace_event(nlh, &ev, NULL);
-
-	if (!ret)
-		ret = c->tr_fn(&ev, c->arg) != 0;
-	sp_trace_event_free(&ev);
-	return ret;
-}
-
-int sp_nl_trace_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_trace_fn fn, void *arg)
-{
-	struct feed_ctx c = { .tr_fn = fn, .arg = arg };
-
-	return feed_each(nl, buf, len, trace_one, &c, &nl->bad_trace);
-}
-
-int sp_nl_trace_recv(struct sp_nl *nl, sp_nl_trace_fn fn, void *arg)
-{
-	struct feed_ctx c = { .tr_fn = fn, .arg = arg };
-
-	return mcast_recv(nl, nl->tr_sk, trace_one, &c, &nl->bad_trace);
-}
-
-/* ---- rtnetlink (DCB, routes, neighbours) and ethtool netlink ------------ */
+/* ---- rtnetlink (routes) and ethtool netlink ---------------------------- */
 
 int sp_rtnl_open(struct sp_nl *nl)
 {
@@ -1870,8 +1302,7 @@ int sp_nl_open_ethtool(struct sp_nl *nl)
 	return genl_open(nl, ETHTOOL_GENL_NAME, "the kernel's ethtool family");
 }
 
-/* An rtnetlink request: a header of hdr_len bytes (zeroed) at *hdr. */
-static int rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
+int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | flags);
 
@@ -1888,146 +1319,6 @@ static int rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct
 	return 0;
 }
 
-static int dcb_req(uint16_t type, uint8_t cmd, const char *dev, struct nl_msg **out)
-{
-	struct dcbmsg *d;
-	int ret;
-
-	if (!dev || !*dev || strlen(dev) >= SP_IFNAME_MAX)
-		return -EINVAL;
-	ret = rtnl_req(type, NLM_F_ACK, sizeof(*d), (void **)&d, out);
-	if (ret)
-		return ret;
-	d->dcb_family = AF_UNSPEC;
-	d->cmd = cmd;
-	if (nla_put_string(*out, DCB_ATTR_IFNAME, dev) < 0)
-		return put_failed(out);
-	return 0;
-}
-
-int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out)
-{
-	return dcb_req(RTM_GETDCB, DCB_CMD_IEEE_GET, dev, out);
-}
-
-int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
-		      const struct sp_dscp_map *dscp, struct nl_msg **out)
-{
-	struct nlattr *ieee, *table;
-	size_t i;
-	int ret;
-
-	ret = dcb_req(RTM_SETDCB, del ? DCB_CMD_IEEE_DEL : DCB_CMD_IEEE_SET, dev, out);
-	if (ret)
-		return ret;
-	ieee = nla_nest_start(*out, DCB_ATTR_IEEE);
-	if (!ieee || (pfc && !del && nla_put(*out, DCB_ATTR_IEEE_PFC, sizeof(*pfc), pfc) < 0))
-		return put_failed(out);
-	if (dscp) {
-		table = nla_nest_start(*out, DCB_ATTR_IEEE_APP_TABLE);
-		if (!table)
-			return put_failed(out);
-		for (i = 0; i < SP_DSCP_COUNT; i++) {
-			struct dcb_app app = {
-				.selector = IEEE_8021QAZ_APP_SEL_DSCP,
-				.priority = dscp->prio[i],
-				.protocol = (uint16_t)i,
-			};
-
-			if (dscp->has[i] &&
-			    nla_put(*out, DCB_ATTR_IEEE_APP, sizeof(app), &app) < 0)
-				return put_failed(out);
-		}
-		nla_nest_end(*out, table);
-	}
-	nla_nest_end(*out, ieee);
-	return 0;
-}
-
-int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why)
-{
-	struct nlattr *tb[DCB_ATTR_MAX + 1], *ieee[DCB_ATTR_IEEE_MAX + 1], *pos;
-	int rem;
-
-	memset(dcb, 0, sizeof(*dcb));
-	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
-		return bad(why, "DCB header");
-	if (!tb[DCB_ATTR_IEEE] ||
-	    nla_parse_nested(ieee, DCB_ATTR_IEEE_MAX, tb[DCB_ATTR_IEEE], NULL) < 0)
-		return bad(why, "DCB_ATTR_IEEE");
-	if (ieee[DCB_ATTR_IEEE_PFC]) {
-		/* an older kernel's struct may be shorter: the rest stays zero */
-		size_t len = (size_t)nla_len(ieee[DCB_ATTR_IEEE_PFC]);
-
-		memcpy(&dcb->pfc, nla_data(ieee[DCB_ATTR_IEEE_PFC]),
-		       len < sizeof(dcb->pfc) ? len : sizeof(dcb->pfc));
-		dcb->has_pfc = true;
-	}
-	if (!ieee[DCB_ATTR_IEEE_APP_TABLE])
-		return 0;
-	nla_for_each_nested(pos, ieee[DCB_ATTR_IEEE_APP_TABLE], rem) {
-		const struct dcb_app *app;
-
-		if (nla_type(pos) != DCB_ATTR_IEEE_APP)
-			continue;
-		if (nla_len(pos) < (int)sizeof(*app))
-			return bad(why, "DCB_ATTR_IEEE_APP");
-		app = nla_data(pos);
-		if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP || app->protocol >= SP_DSCP_COUNT)
-			continue;
-		dcb->dscp.has[app->protocol] = true;
-		dcb->dscp.prio[app->protocol] = app->priority & 7;
-	}
-	return 0;
-}
-
-/* The status a DCB SET or DEL reply carries (the kernel answers 0 to the request). */
-int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why)
-{
-	struct nlattr *tb[DCB_ATTR_MAX + 1];
-
-	if (nlmsg_parse(nlh, sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0)
-		return bad(why, "DCB header");
-	if (!tb[DCB_ATTR_IEEE] || nla_len(tb[DCB_ATTR_IEEE]) != 1)
-		return bad(why, "DCB_ATTR_IEEE status");
-	/* the driver's negative errno, cut to a u8 by dcbnl */
-	*status = (int8_t)nla_get_u8(tb[DCB_ATTR_IEEE]);
-	return 0;
-}
-
-static int parse_dcb_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_dcb(nlh, dst, why);
-}
-
-static int parse_dcb_status_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_dcb_status(nlh, dst, why);
-}
-
-int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb)
-{
-	struct nl_msg *msg;
-	int ret = sp_nl_dcb_get_msg(dev, &msg);
-
-	return transact_built(rt, ret, msg, RTM_GETDCB, parse_dcb_cb, dcb);
-}
-
-int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
-		  const struct sp_dscp_map *dscp)
-{
-	struct nl_msg *msg;
-	int status = 0, ret = sp_nl_dcb_set_msg(dev, del, pfc, dscp, &msg);
-
-	ret = transact_built(rt, ret, msg, RTM_SETDCB, parse_dcb_status_cb, &status);
-	if (!ret && status) {
-		set_local_err(rt, status < 0 ? status : -EIO, "the driver of %s refused: %s", dev,
-			      strerror(status < 0 ? -status : EIO));
-		ret = status < 0 ? status : -EIO;
-	}
-	return ret;
-}
-
 int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out)
 {
 	struct rtmsg *rtm;
@@ -2035,7 +1326,7 @@ int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out)
 
 	if (!dst || (dst->len != 4 && dst->len != 16))
 		return -EINVAL;
-	ret = rtnl_req(RTM_GETROUTE, NLM_F_ACK, sizeof(*rtm), (void **)&rtm, out);
+	ret = sp_rtnl_req(RTM_GETROUTE, NLM_F_ACK, sizeof(*rtm), (void **)&rtm, out);
 	if (ret)
 		return ret;
 	rtm->rtm_family = dst->len == 4 ? AF_INET : AF_INET6;
@@ -2083,91 +1374,6 @@ int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route
 	int ret = sp_nl_route_get_msg(dst, &msg);
 
 	return transact_built(rt, ret, msg, RTM_NEWROUTE, parse_route_cb, r);
-}
-
-int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out)
-{
-	struct ndmsg *ndm;
-	int ret = rtnl_req(RTM_GETNEIGH, NLM_F_DUMP, sizeof(*ndm), (void **)&ndm, out);
-
-	if (!ret)
-		ndm->ndm_family = family;
-	return ret;
-}
-
-int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
-		      struct sp_neigh *n, const char **why)
-{
-	struct nlattr *tb[NDA_MAX + 1];
-	struct ndmsg *ndm;
-
-	memset(n, 0, sizeof(*n));
-	memset(dst, 0, sizeof(*dst));
-	if (nlmsg_parse(nlh, sizeof(*ndm), tb, NDA_MAX, NULL) < 0)
-		return bad(why, "neighbour header");
-	ndm = nlmsg_data(nlh);
-	*ifindex = (uint32_t)ndm->ndm_ifindex;
-	n->state = ndm->ndm_state;
-	REQ(get_addr, tb, NDA_DST, dst);
-	if (tb[NDA_LLADDR]) {
-		int len = nla_len(tb[NDA_LLADDR]);
-
-		if (len < 0 || len > SP_LLADDR_MAX)
-			return bad(why, "NDA_LLADDR");
-		n->lladdr_len = (uint8_t)len;
-		memcpy(n->lladdr, nla_data(tb[NDA_LLADDR]), (size_t)len);
-	}
-	return 0;
-}
-
-struct neigh_ctx {
-	struct sp_nl *rt;
-	uint32_t ifindex;
-	const struct sp_addr *dst;
-	struct sp_neigh *out;
-	bool found;
-};
-
-static int neigh_valid(struct nlmsghdr *nlh, void *arg)
-{
-	struct neigh_ctx *c = arg;
-	const char *why = "?";
-	struct sp_addr dst;
-	struct sp_neigh n;
-	uint32_t ifindex;
-	int ret = sp_nl_parse_neigh(nlh, &ifindex, &dst, &n, &why);
-
-	if (ret) {
-		set_local_err(c->rt, ret, "malformed neighbour entry from the kernel (%s)", why);
-		return ret;
-	}
-	if (ifindex == c->ifindex && dst.len == c->dst->len &&
-	    !memcmp(dst.raw, c->dst->raw, dst.len)) {
-		*c->out = n;
-		c->found = true;
-	}
-	return 0;
-}
-
-int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
-		    struct sp_neigh *n)
-{
-	struct neigh_ctx c = { .rt = rt, .ifindex = ifindex, .dst = dst, .out = n };
-	struct nl_msg *msg;
-	int ret, attempt;
-
-	for (attempt = 0;; attempt++) {
-		ret = sp_nl_neigh_dump_msg(dst->len == 4 ? AF_INET : AF_INET6, &msg);
-		if (ret)
-			return ret;
-		ret = sp_nl_transact(rt, msg, RTM_NEWNEIGH, neigh_valid, &c);
-		if (ret != -EINTR || attempt == SP_NL_DUMP_RETRIES)
-			break;
-		c.found = false;
-	}
-	if (!ret && !c.found)
-		ret = -ENOENT;
-	return ret;
 }
 
 int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out)
@@ -2316,6 +1522,8 @@ int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint
 	return id_msg(family, cmd, flags, attr, has_id, id, out);
 }
 
+const int sp_nl_dump_retries = SP_NL_DUMP_RETRIES;
+
 int sp_nl_req_fail(struct nl_msg **out)
 {
 	return put_failed(out);
@@ -2342,6 +1550,16 @@ size_t sp_nl_count_nested(struct nlattr *nest, int type)
 	return count_nested(nest, type);
 }
 
+int sp_nl_get_str(const struct nlattr *a, char *buf, size_t size)
+{
+	return get_str(a, buf, size);
+}
+
+int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr)
+{
+	return get_addr(a, addr);
+}
+
 void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg)
 {
 	set_local_err(nl, error, "%s", msg);
@@ -2363,6 +1581,11 @@ int sp_nl_dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **o
 		    const char *what)
 {
 	return dump_list(nl, build, reply_cmd, add, list, reset, what);
+}
+
+int sp_nl_mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out)
+{
+	return mcast_open(nl, group, out);
 }
 
 /* A reader's one() and its argument, carried in feed_ctx.arg. */

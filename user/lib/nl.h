@@ -152,113 +152,18 @@ int sp_nl_events_feed(struct sp_nl *nl, void *buf, size_t len,
 int sp_nl_progress_open(struct sp_nl *nl);
 int sp_nl_progress_fd(const struct sp_nl *nl);
 /*
- * Counters and traces. COUNTERS_GET of one target (globs may be NULL, n 0:
- * every counter): one stream per source that has counters.
- */
-int sp_nl_counters_get_msg(int family, const struct sp_trace_target *t,
-			   const char *const *globs, size_t n_globs, struct nl_msg **out);
-/* -EINVAL without targets, with too many, or with a bad name or glob. */
-int sp_nl_trace_start_msg(int family, const struct sp_trace_config *cfg, struct nl_msg **out);
-int sp_nl_trace_stop_msg(int family, uint32_t id, struct nl_msg **out);
-/* has_id: that trace (NLM_F_ACK); else every trace (NLM_F_DUMP). */
-int sp_nl_trace_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
-/* A dump of the samples from cursor on (has_cursor false: the oldest kept). */
-int sp_nl_trace_samples_msg(int family, uint32_t id, bool has_cursor, uint64_t cursor,
-			    struct nl_msg **out);
-
-/* COUNTERS_GET reply: one stream with names and values; release with sp_stream_free(). */
-int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char **why);
-/* TRACE_GET, TRACE_START and TRACE_END; release with sp_trace_free(). */
-int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why);
-/* TRACE_TABLE: the trace's id and its one stream; release with sp_stream_free(). */
-int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
-			    const char **why);
-/*
- * TRACE_SAMPLES: s->s is allocated (sp_trace_samples_free(), also on
- * failure), each sample's values point into the message.
- */
-int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
-			      const char **why);
-
-int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
-		       const char *const *globs, size_t n_globs, struct sp_stream_list *list);
-/* TRACE_START: the new trace (its name tables) in *t. It lives as long as nl->sk. */
-int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struct sp_trace *t);
-int sp_nl_trace_stop(struct sp_nl *nl, uint32_t id);
-int sp_nl_trace_get(struct sp_nl *nl, uint32_t id, struct sp_trace *t);
-/* Every trace; the dump is retried up to 3 times if interrupted. */
-int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list);
-/* The samples from cursor on: fn for each message (as sp_nl_lat_samples). */
-typedef int (*sp_nl_trace_samples_fn)(const struct sp_trace_samples *s, void *arg);
-int sp_nl_trace_samples(struct sp_nl *nl, uint32_t id, bool has_cursor, uint64_t cursor,
-			sp_nl_trace_samples_fn fn, void *arg);
-
-/*
- * The "trace" group (CAP_NET_ADMIN), on its own non-blocking socket, with
- * the conventions of the events above (-ENOBUFS: messages were lost; catch
- * up with sp_nl_trace_samples() from the next sequence number wanted). fn
- * sees every trace's messages, the caller filters by id.
- */
-enum sp_trace_event_type {
-	SP_TRACE_EV_SAMPLES,		/* samples */
-	SP_TRACE_EV_TABLE,		/* stream: its new version and names */
-	SP_TRACE_EV_END,		/* trace: the final TRACE_GET attributes */
-};
-
-struct sp_trace_event {
-	enum sp_trace_event_type type;
-	uint32_t id;
-	struct sp_trace_samples samples;
-	struct sp_stream stream;
-	struct sp_trace trace;
-};
-
-/* One multicast message; -EOPNOTSUPP for another command. */
-int sp_nl_parse_trace_event(struct nlmsghdr *nlh, struct sp_trace_event *ev, const char **why);
-void sp_trace_event_free(struct sp_trace_event *ev);
-int sp_nl_trace_open(struct sp_nl *nl);
-int sp_nl_trace_fd(const struct sp_nl *nl);
-typedef int (*sp_nl_trace_fn)(const struct sp_trace_event *ev, void *arg);
-int sp_nl_trace_recv(struct sp_nl *nl, sp_nl_trace_fn fn, void *arg);
-int sp_nl_trace_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_trace_fn fn, void *arg);
-
-/*
- * The host's network for tune and check: rtnetlink (NETLINK_ROUTE) for DCB,
- * routes and neighbours, and the kernel's "ethtool" generic netlink family
- * for link modes. The same struct sp_nl, the same error reporting.
+ * The kernel's rtnetlink (NETLINK_ROUTE) and its "ethtool" generic netlink
+ * family: the same struct sp_nl, the same error reporting. Routes and link
+ * modes here; host/ builds its DCB and neighbour requests on nlcore.h.
  */
 int sp_rtnl_open(struct sp_nl *nl);
 /* -ENOENT when the kernel has no ethtool netlink (before 5.6) */
 int sp_nl_open_ethtool(struct sp_nl *nl);
 
-/* DCB_CMD_IEEE_GET of dev. */
-int sp_nl_dcb_get_msg(const char *dev, struct nl_msg **out);
-/*
- * DCB_CMD_IEEE_SET (del false) with the PFC object when pfc is not NULL and
- * the DSCP APP entries of dscp; DCB_CMD_IEEE_DEL (del true) of the entries.
- */
-int sp_nl_dcb_set_msg(const char *dev, bool del, const struct ieee_pfc *pfc,
-		      const struct sp_dscp_map *dscp, struct nl_msg **out);
-int sp_nl_parse_dcb(struct nlmsghdr *nlh, struct sp_dcb *dcb, const char **why);
-/* The driver's status in a SET or DEL reply: 0 or a negative errno. */
-int sp_nl_parse_dcb_status(struct nlmsghdr *nlh, int *status, const char **why);
-/* -EOPNOTSUPP when dev has no DCB (a virtual NIC). */
-int sp_nl_dcb_get(struct sp_nl *rt, const char *dev, struct sp_dcb *dcb);
-int sp_nl_dcb_set(struct sp_nl *rt, const char *dev, bool del, const struct ieee_pfc *pfc,
-		  const struct sp_dscp_map *dscp);
-
 /* "ip route get DST". */
 int sp_nl_route_get_msg(const struct sp_addr *dst, struct nl_msg **out);
 int sp_nl_parse_route(struct nlmsghdr *nlh, struct sp_route *r, const char **why);
 int sp_nl_route_get(struct sp_nl *rt, const struct sp_addr *dst, struct sp_route *r);
-
-/* The neighbour table of one address family (a dump). */
-int sp_nl_neigh_dump_msg(uint8_t family, struct nl_msg **out);
-int sp_nl_parse_neigh(struct nlmsghdr *nlh, uint32_t *ifindex, struct sp_addr *dst,
-		      struct sp_neigh *n, const char **why);
-/* The entry of dst on ifindex; -ENOENT when there is none. */
-int sp_nl_neigh_get(struct sp_nl *rt, uint32_t ifindex, const struct sp_addr *dst,
-		    struct sp_neigh *n);
 
 /* ETHTOOL_MSG_LINKMODES_GET of dev, bit sets with names (not compact). */
 int sp_nl_link_modes_msg(int family, const char *dev, struct nl_msg **out);

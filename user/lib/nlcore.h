@@ -43,6 +43,8 @@ int sp_nl_req(int family, uint8_t cmd, int flags, struct nl_msg **out);
 /* The same with the u32 attribute attr = id when has_id. */
 int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint32_t id,
 		 struct nl_msg **out);
+/* An rtnetlink request of type with flags, a header of hdr_len bytes (zeroed) at *hdr. */
+int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out);
 /* An attribute did not fit: releases *out, -ENOMEM. */
 int sp_nl_req_fail(struct nl_msg **out);
 /* An IPv4 or IPv6 address. */
@@ -55,6 +57,10 @@ int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *
 		     const char **why);
 /* How many attributes of type the nested attribute nest holds. */
 size_t sp_nl_count_nested(struct nlattr *nest, int type);
+/* A NUL-terminated string that fits in buf (size bytes, NUL included); else -EBADMSG. */
+int sp_nl_get_str(const struct nlattr *a, char *buf, size_t size);
+/* An IPv4 or IPv6 address attribute; -EBADMSG for another length. */
+int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr);
 
 /* The tool's own failure: nl->err is error, with msg. */
 void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg);
@@ -75,6 +81,8 @@ int sp_nl_dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **o
 		    uint8_t reply_cmd, sp_nl_parse_fn add, void *list, void (*reset)(void *list),
 		    const char *what);
 
+/* Joins the multicast group of the family on a new non-blocking socket, *out. */
+int sp_nl_mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out);
 /*
  * One message of a multicast group: 1 (stop), 0, or -errno (-EOPNOTSUPP:
  * another command, skipped; any other: malformed, counted).
@@ -86,5 +94,7 @@ int sp_nl_mcast_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_mcast_fn one
 /* Every pending datagram of sk, as sp_nl_events_recv(). */
 int sp_nl_mcast_recv(struct sp_nl *nl, struct nl_sock *sk, sp_nl_mcast_fn one, void *arg,
 		     unsigned int *bad_count);
+/* A dump that a concurrent change interrupted (-EINTR) is restarted this many times. */
+extern const int sp_nl_dump_retries;
 
 #endif

@@ -37,19 +37,34 @@ enum sp_counter_unit sp_counter_unit(const char *name)
 	return SP_UNIT_EVENTS;
 }
 
+/* What each unit is called: in words, as a rate, in the JSON key of a rate. */
+static const struct {
+	const char *word, *rate_unit, *rate_key;
+} units[] = {
+	[SP_UNIT_EVENTS] = { "events", "1/s", "per_second" },
+	[SP_UNIT_BYTES] = { "bytes", "bit/s", "bits_per_second" },
+	[SP_UNIT_PACKETS] = { "packets", "packet/s", "packets_per_second" },
+	[SP_UNIT_USEC] = { "us", "us/s", "us_per_second" },
+};
+
+static unsigned int unit_index(enum sp_counter_unit unit)
+{
+	return (unsigned int)unit < sizeof(units) / sizeof(units[0]) ? unit : SP_UNIT_EVENTS;
+}
+
 const char *sp_counter_rate_unit(enum sp_counter_unit unit)
 {
-	switch (unit) {
-	case SP_UNIT_BYTES:
-		return "bit/s";
-	case SP_UNIT_PACKETS:
-		return "packet/s";
-	case SP_UNIT_USEC:
-		return "us/s";
-	case SP_UNIT_EVENTS:
-	default:
-		return "1/s";
-	}
+	return units[unit_index(unit)].rate_unit;
+}
+
+const char *sp_counter_unit_word(enum sp_counter_unit unit)
+{
+	return units[unit_index(unit)].word;
+}
+
+const char *sp_counter_rate_key(enum sp_counter_unit unit)
+{
+	return units[unit_index(unit)].rate_key;
 }
 
 /*

@@ -21,6 +21,10 @@ enum sp_counter_unit sp_counter_unit(const char *name);
 
 /* The unit of the rate, as printed: "bit/s", "packet/s", "us/s", "1/s". */
 const char *sp_counter_rate_unit(enum sp_counter_unit unit);
+/* What one unit is, in words: "bytes", "packets", "us", "events". */
+const char *sp_counter_unit_word(enum sp_counter_unit unit);
+/* The JSON key of a rate: "bits_per_second", "packets_per_second" ... */
+const char *sp_counter_rate_key(enum sp_counter_unit unit);
 
 /* How two successive readings of a counter relate. */
 enum sp_delta_kind {

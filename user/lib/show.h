@@ -12,7 +12,7 @@
 #include "model.h"
 #include "print.h"
 #include "rate.h"
-#include "trace/view.h"
+#include "traceprint.h"
 #include "switch/switchplan.h"
 
 /*
@@ -30,72 +30,6 @@ struct sp_env {
 	const char *host;		/* NULL: unknown */
 	const char *clock_source;	/* NULL: unknown */
 };
-
-struct sp_tracelog;
-/* ---- counters and traces ---- */
-
-/* A rate in the unit of a counter: "9.870 Gbit/s" (bytes), "1200.0 packet/s". */
-char *sp_fmt_counter_rate(char *buf, size_t len, double rate, enum sp_counter_unit unit);
-
-/*
- * counters show: SOURCE TARGET COUNTER VALUE UNIT, one line per counter
- * (nonzero: only those that are not 0); JSON, an array of one object per
- * stream whose "counters" object maps each name to its value.
- */
-int sp_print_counters(const struct sp_stream *streams, size_t n, bool nonzero);
-
-/* trace show: each trace and a line per stream; JSON, an array. */
-int sp_print_traces(const struct sp_trace *traces, size_t n);
-
-/*
- * The report of a trace: a line on the trace (state, sampler CPU per 1000
- * samples, lost samples, name table changes), a line per stream (requested
- * and achieved period, samples, missed deadlines, read times, table
- * versions), then a line per counter (first, last, delta, mean and peak
- * rate); all: also the counters that did not change. JSON: one object
- * (sp_json_trace_report), with env's keys when env is not NULL. title
- * begins the first line ("Counter").
- */
-int sp_print_trace_report(const struct sp_tracelog *tl, const char *title, bool all,
-			  const struct sp_env *env);
-json_object *sp_json_trace_report(const struct sp_tracelog *tl, bool all);
-
-/*
- * The writers of "trace record output FILE" (tl->keep): CSV, one row per
- * counter per sample,
- *   time_ns,seq,stream,source,target,version,counter,value,delta,rate,rate_unit
- * (time_ns since the trace's start; delta and rate since the counter's
- * previous reading, empty for its first, across wraps); JSON, one document
- * {"trace": {id, state, start_ns, elapsed_ns, config}, "streams": [{...,
- * "tables": [{"version", "names"}]}], "samples": [{"seq", "stream",
- * "version", "ts_ns", "read_ns", "values"}], "report": {...}}. 0 or -errno.
- */
-int sp_print_trace_csv(FILE *f, const struct sp_tracelog *tl);
-int sp_print_trace_json_file(FILE *f, const struct sp_tracelog *tl,
-			     const struct sp_trace_config *cfg);
-
-/* ---- watch ---- */
-
-/* The live view on a terminal: home, clear, text (from sp_view_render); flushed. */
-void sp_print_view_screen(const char *text);
-/* One line (from sp_view_line); flushed. */
-void sp_print_view_line(const char *line);
-
-/* What the summary of watch adds per port. */
-struct sp_watch_sum {
-	double tx_mean_bps, rx_mean_bps;	/* bit/s over the whole watch */
-	uint64_t tx_bytes, rx_bytes;		/* counted during the watch */
-};
-
-/*
- * watch -j: one compact JSON object per line, {"type": "sample" or
- * "summary", "elapsed_ns", "period_ns", "ports": [...], ...}; flushed.
- */
-int sp_print_watch_json(const struct sp_view *v, const char *const *netdevs,
-			const char *const *rdma_devs, const struct sp_watch_sum *sums,
-			bool summary);
-/* The text summary at the end of watch: mean and peak per port, the aggregate. */
-int sp_print_watch_summary(const struct sp_view *v, const struct sp_watch_sum *sums);
 
 /*
  * Switch ports (switch show): a line naming the switch, then a table; JSON,
@@ -124,34 +58,6 @@ void sp_print_switch_step(const char *step, const char *detail);
 
 /* The report of switch apply: JSON only (text had its steps). */
 int sp_print_switch_apply(const struct sp_sw_apply_report *r);
-
-/* ---- tune and check ------------------------------------------------------ */
-
-struct sp_plan;
-struct sp_change;
-struct sp_checklist;
-
-/*
- * tune show: one row per knob (KNOB STATE CURRENT RECOMMENDED WHERE NOTE),
- * or a JSON array of knob objects with their full values.
- */
-int sp_print_tune_plan(const struct sp_plan *plan);
-
-/*
- * tune apply and revert: the snapshot, then "name: old -> new" per change
- * (for revert, last change first, from its after to its before value) and
- * a count; JSON: {"action","snapshot","profile","changes":[...]}. n == 0
- * says there was nothing to change (snapshot NULL).
- */
-int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile,
-			  const struct sp_change *ch, size_t n);
-
-/*
- * A checklist: "STATUS  NAME  DETAIL" lines, aligned, each item that did
- * not pass followed by its "fix:" line, then the counts; JSON: an array of
- * {"name","status","detail","fix"} (fix null when there is none).
- */
-int sp_print_checklist(const struct sp_checklist *l);
 
 /* ---- bench ---- */
 

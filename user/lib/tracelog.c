@@ -32,6 +32,22 @@ const struct sp_tl_table *sp_tl_find_table(const struct sp_tl_stream *st, uint32
 	return NULL;
 }
 
+/*
+ * Room for one more of the n elements of size at *arr (realloc'ed): the
+ * new one, zeroed (n is the caller's to count); NULL when out of memory.
+ */
+static void *grow_one(void *arr, size_t n, size_t size)
+{
+	void **items = arr;
+	char *a = reallocarray(*items, n + 1, size);
+
+	if (!a)
+		return NULL;
+	*items = a;
+	memset(a + n * size, 0, size);
+	return a + n * size;
+}
+
 /* The counter of name in st, added when new: its index, or -ENOMEM. */
 static long counter_of(struct sp_tl_stream *st, const char *name)
 {
@@ -41,12 +57,9 @@ static long counter_of(struct sp_tl_stream *st, const char *name)
 	for (i = 0; i < st->n_counters; i++)
 		if (!strcmp(st->counters[i].name, name))
 			return (long)i;
-	c = reallocarray(st->counters, st->n_counters + 1, sizeof(*c));
+	c = grow_one(&st->counters, st->n_counters, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	st->counters = c;
-	c = &c[st->n_counters];
-	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->unit = sp_counter_unit(c->name);
 	return (long)st->n_counters++;
@@ -61,12 +74,9 @@ static int add_table(struct sp_tl_stream *st, const struct sp_stream *src)
 
 	if (sp_tl_find_table(st, src->version))
 		return 0;
-	t = reallocarray(st->tables, st->n_tables + 1, sizeof(*t));
+	t = grow_one(&st->tables, st->n_tables, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	st->tables = t;
-	t = &t[st->n_tables];
-	memset(t, 0, sizeof(*t));
 	t->version = src->version;
 	if (src->n_names) {
 		t->names = calloc(src->n_names, sizeof(*t->names));

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "tracemodel.h"
 #include "rate.h"
 
 /* One version of a stream's name table: value i is counter map[i]. */

@@ -8,7 +8,7 @@
 
 #include "err.h"
 #include "parse.h"
-#include "show.h"
+#include "traceprint.h"
 #include "tracerun.h"
 
 const char *const sp_default_globs[] = {
@@ -253,6 +253,21 @@ bool sp_glob_matches(const char *glob, unsigned int source, const char *name)
 	return fnmatch(pat, name, 0) == 0;
 }
 
+int sp_globs_take(const char *object, const struct sp_list *list, const char **globs)
+{
+	size_t i;
+
+	if (list->n > SPARKPERF_TRACE_GLOBS_MAX)
+		return sp_usage_error(object, "Too many counter globs: %zu (at most %d)", list->n,
+				      SPARKPERF_TRACE_GLOBS_MAX);
+	for (i = 0; i < list->n; i++) {
+		if (!sp_glob_valid(list->items[i]))
+			return sp_usage_error(object, "Invalid counter glob: '%s'", list->items[i]);
+		globs[i] = list->items[i];
+	}
+	return SP_EXIT_OK;
+}
+
 long sp_glob_unmatched(const struct sp_stream *streams, size_t n, const char *const *globs,
 		       size_t n_globs)
 {
@@ -389,6 +404,19 @@ static int trace_start(struct sp_tracerun *r, const struct sp_trace_config *cfg,
 	return ret;
 }
 
+/* r emptied for object's cmd, its socket opened: 0 or -errno. */
+static int tracerun_open(struct sp_tracerun *r, const char *object, const char *cmd)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->object = object;
+	r->cmd = cmd;
+	ret = sp_nl_open(&r->nl);
+	r->open = !ret;
+	return ret;
+}
+
 int sp_tracerun_start(struct sp_tracerun *r, const char *object, const char *cmd,
 		      const struct sp_trace_config *cfg, const char *const *user_globs,
 		      size_t n_user_globs, bool keep, bool listen)
@@ -397,13 +425,9 @@ int sp_tracerun_start(struct sp_tracerun *r, const char *object, const char *cmd
 	long bad;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	r->object = object;
-	r->cmd = cmd;
-	ret = sp_nl_open(&r->nl);
+	ret = tracerun_open(r, object, cmd);
 	if (ret)
 		return sp_report_open_error(object, cmd, ret, &r->nl.err);
-	r->open = true;
 	if (listen) {
 		ret = sp_nl_trace_open(&r->nl);
 		if (ret == -EPERM || ret == -EACCES) {
@@ -565,13 +589,9 @@ int sp_tracerun_for_run(struct sp_tracerun *r, const char *object, const char *c
 	bool more = false;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	r->object = object;
-	r->cmd = cmd;
-	ret = sp_nl_open(&r->nl);
+	ret = tracerun_open(r, object, cmd);
 	if (ret)
 		return ret;
-	r->open = true;
 	ret = sp_nl_dev_get(&r->nl, NULL, &list);
 	if (ret)
 		return ret;

@@ -16,6 +16,8 @@
 
 #include "model.h"
 #include "nl.h"
+#include "parse.h"
+#include "tracenl.h"
 #include "tracelog.h"
 
 /* One port the user named: its netdev and/or its RDMA device port. */
@@ -49,6 +51,12 @@ extern const size_t sp_n_default_globs;
 
 /* Pure: does glob ([SOURCE:]PATTERN) select name of source? */
 bool sp_glob_matches(const char *glob, unsigned int source, const char *name);
+
+/*
+ * The user's globs (object's "counters" list) into globs, at most
+ * SPARKPERF_TRACE_GLOBS_MAX, each valid; else a usage error. An exit status.
+ */
+int sp_globs_take(const char *object, const struct sp_list *list, const char **globs);
 
 /* Pure: the index of the first glob that matches no name of the streams; -1: none. */
 long sp_glob_unmatched(const struct sp_stream *streams, size_t n, const char *const *globs,

@@ -5,14 +5,17 @@
  * port's hardware counters). Unprivileged, like "ethtool -S".
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "lib/tracenl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 #include "lib/tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,6 +32,84 @@ static const char counters_usage[] =
 	"       nonzero: leave out every counter that is 0\n"
 	"Sources: netdev = dev_get_stats() (on mlx5 without RDMA traffic), ethtool =\n"
 	"\"ethtool -S\", rdma = the port's hardware counters.\n";
+
+static bool stream_nonzero(const struct sp_stream *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_values; i++)
+		if (st->values[i])
+			return true;
+	return false;
+}
+
+/* A stream's reading: its head, when it was read and "counters": {name: value}. */
+static json_object *json_counters(const struct sp_stream *st, bool nonzero)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_object();
+	size_t k;
+
+	if (!o || !c) {
+		json_object_put(o);
+		json_object_put(c);
+		return NULL;
+	}
+	sp_json_stream_head(o, st);
+	sp_json_add(o, "ts_ns", st->has_ts ? sp_json_u64(st->ts_ns) : NULL);
+	sp_json_add(o, "read_ns", st->has_ts ? json_object_new_int64(st->read_ns) : NULL);
+	for (k = 0; k < st->n_values && k < st->n_names; k++)
+		if (!nonzero || st->values[k])
+			sp_json_add(c, st->names[k], sp_json_u64(st->values[k]));
+	sp_json_add(o, "counters", c);
+	return o;
+}
+
+static json_object *json_counters_item(const void *streams, size_t i)
+{
+	return json_counters(&((const struct sp_stream *)streams)[i], false);
+}
+
+static json_object *json_nonzero_item(const void *streams, size_t i)
+{
+	return json_counters(&((const struct sp_stream *)streams)[i], true);
+}
+
+/*
+ * counters show: SOURCE TARGET COUNTER VALUE UNIT, one line per counter
+ * (nonzero: only those that are not 0); JSON, an array of one object per
+ * stream whose "counters" object maps each name to its value.
+ */
+static int print_counters(const struct sp_stream *streams, size_t n, bool nonzero)
+{
+	char target[SP_TARGET_STRLEN];
+	FILE *f = sp_print_file();
+	size_t i, k, w = 7;
+
+	if (sp_print_is_json())
+		return sp_print_json(sp_json_array(streams, n, nonzero ? json_nonzero_item :
+						   json_counters_item));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < streams[i].n_names; k++)
+			if (strlen(streams[i].names[k]) > w)
+				w = strlen(streams[i].names[k]);
+	fprintf(f, "%-8s %-16s %-*s %20s  %s\n", "SOURCE", "TARGET", (int)w, "COUNTER", "VALUE",
+		"UNIT");
+	for (i = 0; i < n; i++) {
+		const struct sp_stream *st = &streams[i];
+
+		if (nonzero && !stream_nonzero(st))
+			continue;
+		sp_fmt_stream_target(st, target, sizeof(target));
+		for (k = 0; k < st->n_values && k < st->n_names; k++) {
+			if (nonzero && !st->values[k])
+				continue;
+			fprintf(f, "%-8s %-16s %-*s %20" PRIu64 "  %s\n",
+				sp_counter_source_str(st->source), target, (int)w, st->names[k],
+				st->values[k], sp_counter_unit_word(sp_counter_unit(st->names[k])));
+		}
+	}
+	return 0;
+}
 
 static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
@@ -62,19 +143,10 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 		sp_list_free(&glob_list);
 		return sp_usage_error("counters", "Missing 'dev DEV[,DEV...]'");
 	}
-	if (glob_list.n > SPARKPERF_TRACE_GLOBS_MAX) {
+	rc = sp_globs_take("counters", &glob_list, globs);
+	if (rc) {
 		sp_list_free(&glob_list);
-		return sp_usage_error("counters", "Too many counter globs: %zu (at most %d)",
-				      glob_list.n, SPARKPERF_TRACE_GLOBS_MAX);
-	}
-	for (i = 0; i < glob_list.n; i++) {
-		if (!sp_glob_valid(glob_list.items[i])) {
-			rc = sp_usage_error("counters", "Invalid counter glob: '%s'",
-					    glob_list.items[i]);
-			sp_list_free(&glob_list);
-			return rc;
-		}
-		globs[i] = glob_list.items[i];
+		return rc;
 	}
 
 	ret = sp_nl_open(&nl);
@@ -121,7 +193,7 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (!rc) {
-		ret = sp_print_counters(all.streams, all.n, nonzero);
+		ret = print_counters(all.streams, all.n, nonzero);
 		if (ret) {
 			sp_report_nl_error(stderr, "counters", "show", ret, NULL);
 			rc = SP_EXIT_ERROR;

@@ -19,8 +19,10 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "lib/tracenl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 #include "lib/run.h"
 #include "lib/tracerun.h"
 
@@ -58,6 +60,80 @@ static const char trace_usage[] =
 
 /* ---- trace show, trace stop --------------------------------------------------- */
 
+static json_object *json_stream_info(const void *streams, size_t i)
+{
+	const struct sp_stream *st = &((const struct sp_stream *)streams)[i];
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_stream_head(o, st);
+	sp_json_add(o, "period_us", json_object_new_int64(st->period_us));
+	sp_json_add(o, "version", json_object_new_int64(st->version));
+	sp_json_add(o, "truncated", json_object_new_boolean(st->truncated));
+	sp_json_add(o, "samples", sp_json_u64(st->samples));
+	sp_json_add(o, "missed", sp_json_u64(st->missed));
+	sp_json_add(o, "read_ns_sum", sp_json_u64(st->read_ns_sum));
+	sp_json_add(o, "read_max_ns", sp_json_u64(st->read_ns_max));
+	sp_json_add(o, "late_max_ns", sp_json_u64(st->late_ns_max));
+	sp_json_add(o, "names", sp_json_counter_names(st->names, st->n_names));
+	return o;
+}
+
+static json_object *json_trace(const void *traces, size_t i)
+{
+	const struct sp_trace *t = &((const struct sp_trace *)traces)[i];
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_trace_head(o, t);
+	sp_json_add(o, "duration_ms", t->has_duration ? json_object_new_int64(t->duration_ms) : NULL);
+	sp_json_add(o, "buffer_bytes", json_object_new_int64(t->buffer_bytes));
+	sp_json_add(o, "batch_ms", json_object_new_int64(t->batch_ms));
+	sp_json_add(o, "cpu_ns", t->has_cpu ? sp_json_u64(t->cpu_ns) : NULL);
+	sp_json_add(o, "slots", json_object_new_int64(t->slots));
+	sp_json_add(o, "seq_next", sp_json_u64(t->seq_next));
+	sp_json_add(o, "seq_oldest", sp_json_u64(t->seq_oldest));
+	sp_json_add(o, "streams", sp_json_array(t->streams, t->n_streams, json_stream_info));
+	return o;
+}
+
+/* trace show: each trace and a line per stream; JSON, an array. */
+static int print_traces(const struct sp_trace *traces, size_t n)
+{
+	char target[SP_TARGET_STRLEN];
+	FILE *f = sp_print_file();
+	size_t i, k;
+
+	if (sp_print_is_json())
+		return sp_print_json(sp_json_array(traces, n, json_trace));
+	for (i = 0; i < n; i++) {
+		const struct sp_trace *t = &traces[i];
+		const char *why = sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
+						   t->error);
+
+		fprintf(f, "%strace %u: %s, %.3f s, %zu stream%s, ring %u slots, next seq %" PRIu64
+			"%s%s\n", i ? "\n" : "", t->id, sp_trace_state_str(t->state),
+			(double)t->elapsed_ns / 1e9, t->n_streams, t->n_streams == 1 ? "" : "s",
+			t->slots, t->seq_next, why ? ": " : "", why ? why : "");
+		fprintf(f, "  %-5s %-8s %-16s %10s %8s %10s %8s %14s %13s\n", "INDEX", "SOURCE",
+			"TARGET", "PERIOD[us]", "COUNTERS", "SAMPLES", "MISSED", "READ_MEAN[us]",
+			"READ_MAX[us]");
+		for (k = 0; k < t->n_streams; k++) {
+			const struct sp_stream *st = &t->streams[k];
+
+			fprintf(f, "  %-5u %-8s %-16s %10u %8zu %10" PRIu64 " %8" PRIu64
+				" %14.3f %13.3f\n", st->index, sp_counter_source_str(st->source),
+				sp_fmt_stream_target(st, target, sizeof(target)), st->period_us,
+				st->n_names, st->samples, st->missed,
+				st->samples ? (double)st->read_ns_sum / (double)st->samples / 1e3 : 0,
+				(double)st->read_ns_max / 1e3);
+		}
+	}
+	return 0;
+}
+
 static int trace_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_trace_list list;
@@ -79,7 +155,7 @@ static int trace_show(const struct sp_ctx *ctx, int argc, char **argv)
 		return SP_EXIT_ERROR;
 	}
 	sp_nl_close(&nl);
-	ret = sp_print_traces(list.traces, list.n);
+	ret = print_traces(list.traces, list.n);
 	sp_trace_list_free(&list);
 	if (ret) {
 		sp_report_nl_error(stderr, "trace", "show", ret, NULL);
@@ -177,6 +253,21 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 			       .min = SPARKPERF_TRACE_BUFFER_MIN, .max = SPARKPERF_TRACE_BUFFER_MAX,
 			       .dst = &buffer },
 	};
+	/* a source's own period, after "period" */
+	const struct {
+		const char *key;
+		const char *const *arg;		/* set by sp_parse_kv() below */
+		uint32_t min_us;
+		uint32_t *us;
+		bool *has;
+	} sources[] = {
+		{ "netdev-period", &np, SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN, &c->netdev_period_us,
+		  &c->has_netdev_period },
+		{ "ethtool-period", &ep, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN, &c->ethtool_period_us,
+		  &c->has_ethtool_period },
+		{ "rdma-period", &rp, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN, &c->rdma_period_us,
+		  &c->has_rdma_period },
+	};
 	uint32_t p = 0;
 	char err[256];
 	size_t i;
@@ -187,15 +278,9 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 		return sp_usage_error("trace", "%s", err);
 	if (!a->dev)
 		return sp_usage_error("trace", "Missing 'dev DEV[,DEV...]'");
-	if (a->globs.n > SPARKPERF_TRACE_GLOBS_MAX)
-		return sp_usage_error("trace", "Too many counter globs: %zu (at most %d)",
-				      a->globs.n, SPARKPERF_TRACE_GLOBS_MAX);
-	for (i = 0; i < a->globs.n; i++) {
-		if (!sp_glob_valid(a->globs.items[i]))
-			return sp_usage_error("trace", "Invalid counter glob: '%s'",
-					      a->globs.items[i]);
-		c->globs[i] = a->globs.items[i];
-	}
+	ret = sp_globs_take("trace", &a->globs, c->globs);
+	if (ret)
+		return ret;
 	c->n_globs = a->globs.n;
 	if (!c->n_globs) {
 		for (i = 0; i < sp_n_default_globs; i++)
@@ -212,26 +297,14 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 		c->ethtool_period_us = c->rdma_period_us =
 			p < SPARKPERF_TRACE_SLOW_PERIOD_US_MIN ? SPARKPERF_TRACE_SLOW_PERIOD_US_MIN : p;
 	}
-	if (np) {
-		ret = parse_period("netdev-period", np, SPARKPERF_TRACE_NETDEV_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->netdev_period_us);
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (!*sources[i].arg)
+			continue;
+		ret = parse_period(sources[i].key, *sources[i].arg, sources[i].min_us,
+				   SPARKPERF_TRACE_PERIOD_US_MAX, sources[i].us);
 		if (ret)
 			return ret;
-		c->has_netdev_period = true;
-	}
-	if (ep) {
-		ret = parse_period("ethtool-period", ep, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->ethtool_period_us);
-		if (ret)
-			return ret;
-		c->has_ethtool_period = true;
-	}
-	if (rp) {
-		ret = parse_period("rdma-period", rp, SPARKPERF_TRACE_SLOW_PERIOD_US_MIN,
-				   SPARKPERF_TRACE_PERIOD_US_MAX, &c->rdma_period_us);
-		if (ret)
-			return ret;
-		c->has_rdma_period = true;
+		*sources[i].has = true;
 	}
 	c->has_duration = kv[K_DURATION].seen;
 	c->has_buffer = kv[K_BUFFER].seen;

@@ -19,8 +19,10 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "lib/tracenl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 #include "lib/rate.h"
 #include "lib/run.h"
 #include "lib/tracerun.h"
@@ -49,13 +51,19 @@ static const char *const watch_globs[] = {
 	"ethtool:tx_bytes_phy", "ethtool:rx_bytes_phy", "netdev:tx_bytes", "netdev:rx_bytes",
 };
 
+/* What the summary of watch adds per port. */
+struct watch_sum {
+	double tx_mean_bps, rx_mean_bps;	/* bit/s over the whole watch */
+	uint64_t tx_bytes, rx_bytes;		/* counted during the watch */
+};
+
 struct wport {
 	char name[SP_IFNAME_MAX + SPARKPERF_DEV_NAME_MAX + 8];
 	const char *netdev, *rdma;
 	int stream;			/* of the byte counters, -1: none */
 	const char *source;
 	struct sp_view_port v;
-	struct sp_watch_sum sum;
+	struct watch_sum sum;
 	uint64_t last_samples;		/* readings of the TX counter seen */
 };
 
@@ -153,6 +161,102 @@ static unsigned int term_width(void)
 	return 80;
 }
 
+/* The live view on a terminal: home, clear, text (from sp_view_render); flushed. */
+static void print_view_screen(const char *text)
+{
+	fprintf(sp_print_file(), "\033[H\033[J%s", text);
+	fflush(sp_print_file());
+}
+
+static void print_view_line(const char *line)
+{
+	fprintf(sp_print_file(), "%s\n", line);
+	fflush(sp_print_file());
+}
+
+static json_object *json_view_port(const struct sp_view_port *p, const char *netdev,
+				   const char *rdma_dev)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	sp_json_add(o, "name", json_object_new_string(p->name));
+	sp_json_add(o, "netdev", sp_json_str_or_null(netdev));
+	sp_json_add(o, "rdma_dev", sp_json_str_or_null(rdma_dev));
+	sp_json_add(o, "source", json_object_new_string(p->source));
+	sp_json_add(o, "tx_bits_per_second", sp_json_fixed(p->tx_bps, 0));
+	sp_json_add(o, "rx_bits_per_second", sp_json_fixed(p->rx_bps, 0));
+	sp_json_add(o, "tx_peak_bits_per_second", sp_json_fixed(p->tx_peak_bps, 0));
+	sp_json_add(o, "rx_peak_bits_per_second", sp_json_fixed(p->rx_peak_bps, 0));
+	sp_json_add(o, "link_bits_per_second", p->link_bps > 0 ? sp_json_fixed(p->link_bps, 0) : NULL);
+	return o;
+}
+
+/*
+ * watch -j: one compact JSON object per line, {"type": "sample" or
+ * "summary", "elapsed_ns", "period_ns", "ports": [...], ...}; flushed.
+ */
+static int print_watch_json(const struct sp_view *v, const char *const *netdevs,
+			    const char *const *rdma_devs, const struct watch_sum *sums,
+			    bool summary)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	double tx = 0, rx = 0;
+	size_t i;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	sp_json_add(o, "type", json_object_new_string(summary ? "summary" : "sample"));
+	sp_json_add(o, "elapsed_ns", json_object_new_int64((int64_t)(v->elapsed_s * 1e9)));
+	sp_json_add(o, "period_ns", json_object_new_int64((int64_t)(v->period_s * 1e9)));
+	for (i = 0; i < v->n_ports; i++) {
+		json_object *p = json_view_port(&v->ports[i], netdevs[i], rdma_devs[i]);
+
+		if (p && summary && sums) {
+			sp_json_add(p, "tx_mean_bits_per_second", sp_json_fixed(sums[i].tx_mean_bps, 0));
+			sp_json_add(p, "rx_mean_bits_per_second", sp_json_fixed(sums[i].rx_mean_bps, 0));
+			sp_json_add(p, "tx_bytes", sp_json_u64(sums[i].tx_bytes));
+			sp_json_add(p, "rx_bytes", sp_json_u64(sums[i].rx_bytes));
+		}
+		json_object_array_add(arr, p);
+		tx += summary && sums ? sums[i].tx_mean_bps : v->ports[i].tx_bps;
+		rx += summary && sums ? sums[i].rx_mean_bps : v->ports[i].rx_bps;
+	}
+	sp_json_add(o, "ports", arr);
+	sp_json_add(o, summary ? "full_duplex_mean_bits_per_second" : "full_duplex_bits_per_second",
+	    sp_json_fixed(tx + rx, 0));
+	return sp_print_json_line(o) ? -ENOMEM : sp_print_flush();
+}
+
+/* The text summary at the end of watch: mean and peak per port, the aggregate. */
+static int print_watch_summary(const struct sp_view *v, const struct watch_sum *sums)
+{
+	FILE *f = sp_print_file();
+	double tx = 0, rx = 0;
+	size_t i;
+
+	fprintf(f, "watch: %.1f s, rates in Gbit/s (10^9 bit/s)\n", v->elapsed_s);
+	fprintf(f, "%-32s %10s %10s %10s %10s %14s %14s  %s\n", "PORT", "TX_MEAN", "TX_PEAK",
+		"RX_MEAN", "RX_PEAK", "TX_BYTES", "RX_BYTES", "SOURCE");
+	for (i = 0; i < v->n_ports; i++) {
+		const struct sp_view_port *p = &v->ports[i];
+
+		fprintf(f, "%-32s %10.3f %10.3f %10.3f %10.3f %14" PRIu64 " %14" PRIu64 "  %s\n",
+			p->name, sums[i].tx_mean_bps / 1e9, p->tx_peak_bps / 1e9,
+			sums[i].rx_mean_bps / 1e9, p->rx_peak_bps / 1e9, sums[i].tx_bytes,
+			sums[i].rx_bytes, p->source);
+		tx += sums[i].tx_mean_bps;
+		rx += sums[i].rx_mean_bps;
+	}
+	fprintf(f, "full duplex mean: %.3f Gbit/s (TX %.3f + RX %.3f)\n", (tx + rx) / 1e9,
+		tx / 1e9, rx / 1e9);
+	return 0;
+}
+
 struct watch {
 	struct wport *ports;
 	size_t n;
@@ -172,18 +276,18 @@ static void draw(struct watch *w, double elapsed_s)
 		w->vp[i] = w->ports[i].v;
 	w->v.elapsed_s = elapsed_s;
 	if (w->json) {
-		sp_print_watch_json(&w->v, w->netdevs, w->rdmas, NULL, false);
+		print_watch_json(&w->v, w->netdevs, w->rdmas, NULL, false);
 		return;
 	}
 	if (w->tty) {
 		w->v.width = term_width();
 		sp_view_render(buf, sizeof(buf), &w->v);
-		sp_print_view_screen(buf);
+		print_view_screen(buf);
 		return;
 	}
 	for (i = 0; i < w->n; i++) {
 		sp_view_line(buf, sizeof(buf), &w->v, i);
-		sp_print_view_line(buf);
+		print_view_line(buf);
 	}
 }
 
@@ -366,16 +470,16 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 		w.vp[i] = w.ports[i].v;
 	w.v.elapsed_s = (double)t.tl.trace.elapsed_ns / 1e9;
 	{
-		struct sp_watch_sum *sums = calloc(w.n, sizeof(*sums));
+		struct watch_sum *sums = calloc(w.n, sizeof(*sums));
 
 		for (i = 0; sums && i < w.n; i++)
 			sums[i] = w.ports[i].sum;
 		if (!sums)
 			rc = SP_EXIT_ERROR;
 		else if (w.json)
-			sp_print_watch_json(&w.v, w.netdevs, w.rdmas, sums, true);
+			print_watch_json(&w.v, w.netdevs, w.rdmas, sums, true);
 		else
-			sp_print_watch_summary(&w.v, sums);
+			print_watch_summary(&w.v, sums);
 		free(sums);
 	}
 	if (sp_tracerun_failed(&t))

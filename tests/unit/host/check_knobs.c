@@ -99,35 +99,47 @@ END_TEST
 
 /* ---- comparisons, targets, value formats ------------------------------------- */
 
+/* Is current as recommended under cmp, and (target set) what apply writes. */
+static const struct {
+	enum sp_knob_cmp cmp;
+	const char *accept;
+	const char *recommended;
+	const char *current;
+	bool satisfied;
+	const char *target;
+} satisfied_cases[] = {
+	/* raised, never lowered */
+	{ SP_CMP_AT_LEAST, NULL, "4096 87380 67108864", "4096\t131072\t6291456", false,
+	  "4096 131072 67108864" },
+	{ SP_CMP_AT_LEAST, NULL, "67108864", "536870912", true, NULL },
+	{ SP_CMP_AT_LEAST, NULL, "67108864", "x", false, NULL },
+	{ SP_CMP_AT_LEAST, NULL, "1 2 3", "1 2", false, NULL },
+	{ SP_CMP_AT_LEAST, NULL, "250000", "1000", false, "250000" },
+	{ SP_CMP_ONE_OF, "2 0", "2", "0", true, NULL },
+	{ SP_CMP_ONE_OF, "2 0", "2", "1", false, NULL },
+	{ SP_CMP_EQUAL, NULL, "performance", "performance", true, NULL },
+	{ SP_CMP_EQUAL, NULL, "performance", "schedutil", false, NULL },
+	{ SP_CMP_EQUAL, NULL, "9000", NULL, false, NULL },
+	{ SP_CMP_CPUS, NULL, "0,1,2", "0-2", true, NULL },
+	{ SP_CMP_CPUS, NULL, "0", "0-1", false, NULL },
+	{ SP_CMP_SUPERSET, NULL, "26:3 48:6", "0:0 26:3 48:6", true, NULL },
+	{ SP_CMP_SUPERSET, NULL, "26:3 48:6", "26:4 48:6", false, NULL },
+	{ SP_CMP_SUPERSET, NULL, "26:3 48:6", "10:1 26:4", false, "10:1 26:3 48:6" },
+};
+
 START_TEST(test_satisfied_and_target)
 {
 	char *t;
 
-	ck_assert(!sp_knob_satisfied(SP_CMP_AT_LEAST, NULL, "4096 87380 67108864",
-				     "4096\t131072\t6291456"));
-	t = sp_knob_target(SP_CMP_AT_LEAST, "4096 87380 67108864", "4096\t131072\t6291456");
-	ck_assert_str_eq(t, "4096 131072 67108864");	/* raised, never lowered */
-	free(t);
-	ck_assert(sp_knob_satisfied(SP_CMP_AT_LEAST, NULL, "67108864", "536870912"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_AT_LEAST, NULL, "67108864", "x"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_AT_LEAST, NULL, "1 2 3", "1 2"));
-	t = sp_knob_target(SP_CMP_AT_LEAST, "250000", "1000");
-	ck_assert_str_eq(t, "250000");
-	free(t);
-
-	ck_assert(sp_knob_satisfied(SP_CMP_ONE_OF, "2 0", "2", "0"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_ONE_OF, "2 0", "2", "1"));
-	ck_assert(sp_knob_satisfied(SP_CMP_EQUAL, NULL, "performance", "performance"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_EQUAL, NULL, "performance", "schedutil"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_EQUAL, NULL, "9000", NULL));
-
-	ck_assert(sp_knob_satisfied(SP_CMP_CPUS, NULL, "0,1,2", "0-2"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_CPUS, NULL, "0", "0-1"));
-
-	ck_assert(sp_knob_satisfied(SP_CMP_SUPERSET, NULL, "26:3 48:6", "0:0 26:3 48:6"));
-	ck_assert(!sp_knob_satisfied(SP_CMP_SUPERSET, NULL, "26:3 48:6", "26:4 48:6"));
-	t = sp_knob_target(SP_CMP_SUPERSET, "26:3 48:6", "10:1 26:4");
-	ck_assert_str_eq(t, "10:1 26:3 48:6");
+	ck_assert_int_eq(sp_knob_satisfied(satisfied_cases[_i].cmp, satisfied_cases[_i].accept,
+					   satisfied_cases[_i].recommended,
+					   satisfied_cases[_i].current),
+			 satisfied_cases[_i].satisfied);
+	if (!satisfied_cases[_i].target)
+		return;
+	t = sp_knob_target(satisfied_cases[_i].cmp, satisfied_cases[_i].recommended,
+			   satisfied_cases[_i].current);
+	ck_assert_str_eq(t, satisfied_cases[_i].target);
 	free(t);
 }
 END_TEST
@@ -689,7 +701,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("tables");
 
 	tcase_add_test(tc, test_profiles);
-	tcase_add_test(tc, test_satisfied_and_target);
+	tcase_add_loop_test(tc, test_satisfied_and_target, 0, ARRAY_SIZE(satisfied_cases));
 	tcase_add_test(tc, test_roce_mtu);
 	tcase_add_test(tc, test_dscp_pfc_cpus);
 	suite_add_tcase(s, tc);

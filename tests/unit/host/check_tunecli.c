@@ -164,40 +164,49 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* A usage error: exit status 2 and one line that points at the object's help. */
+static const struct {
+	const char *args;
+	const char *err;
+} usage_cases[] = {
+	{ "tune apply profile fast", "Invalid profile: 'fast' (throughput or latency)" },
+	{ "tune show dev eth0,a/b", "Invalid netdev name: 'a/b'" },
+	{ "tune check irq 3-1", "Invalid CPU list: '3-1' (e.g. 0-9,12)" },
+	{ "tune apply pfc 3,9", "Invalid PFC priorities: '3,9' (0..7, e.g. 3 or 3,4, or none)" },
+	{ "tune apply root /nonexistent", "Invalid root: '/nonexistent' (an existing directory)" },
+	{ "tune revert tune-x.txt", "Invalid snapshot: 'tune-x.txt' (a path, or a "
+				    "tune-*.json name in /var/lib/sparkperf)" },
+	{ "tune apply persist persist", "Duplicate keyword 'persist'" },
+	{ "tune frob", "Unknown command 'frob' for object 'tune'" },
+	{ "check peer", "Missing value for 'peer'" },
+};
+
 START_TEST(test_usage)
 {
-	static const struct {
-		const char *args;
-		const char *err;
-	} cases[] = {
-		{ "tune apply profile fast", "Invalid profile: 'fast' (throughput or latency)" },
-		{ "tune show dev eth0,a/b", "Invalid netdev name: 'a/b'" },
-		{ "tune check irq 3-1", "Invalid CPU list: '3-1' (e.g. 0-9,12)" },
-		{ "tune apply pfc 3,9", "Invalid PFC priorities: '3,9' (0..7, e.g. 3 or 3,4, "
-					"or none)" },
-		{ "tune apply root /nonexistent", "Invalid root: '/nonexistent' (an existing "
-						  "directory)" },
-		{ "tune revert tune-x.txt", "Invalid snapshot: 'tune-x.txt' (a path, or a "
-					    "tune-*.json name in /var/lib/sparkperf)" },
-		{ "tune apply persist persist", "Duplicate keyword 'persist'" },
-		{ "tune frob", "Unknown command 'frob' for object 'tune'" },
-		{ "check peer", "Missing value for 'peer'" },
-	};
 	char want[256], *out;
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ck_assert_int_eq(sh(&out, CLI " %s", cases[i].args), 2);
-		snprintf(want, sizeof(want), "%s (see 'sparkperf-ctl %s help')\n", cases[i].err,
-			 strncmp(cases[i].args, "check", 5) ? "tune" : "check");
-		ck_assert_str_eq(out, want);
-		free(out);
-	}
-	ck_assert_int_eq(sh(&out, CLI " tune help"), 0);
-	ck_assert(starts_with(out, "Usage: sparkperf-ctl [ OPTIONS ] tune show "));
+	ck_assert_int_eq(sh(&out, CLI " %s", usage_cases[_i].args), 2);
+	snprintf(want, sizeof(want), "%s (see 'sparkperf-ctl %s help')\n", usage_cases[_i].err,
+		 strncmp(usage_cases[_i].args, "check", 5) ? "tune" : "check");
+	ck_assert_str_eq(out, want);
 	free(out);
-	ck_assert_int_eq(sh(&out, CLI " check --help"), 0);
-	ck_assert(starts_with(out, "Usage: sparkperf-ctl [ OPTIONS ] check [ peer "));
+}
+END_TEST
+
+static const struct {
+	const char *args;
+	const char *start;
+} help_cases[] = {
+	{ "tune help", "Usage: sparkperf-ctl [ OPTIONS ] tune show " },
+	{ "check --help", "Usage: sparkperf-ctl [ OPTIONS ] check [ peer " },
+};
+
+START_TEST(test_help)
+{
+	char *out;
+
+	ck_assert_int_eq(sh(&out, CLI " %s", help_cases[_i].args), 0);
+	ck_assert(starts_with(out, help_cases[_i].start));
 	free(out);
 }
 END_TEST
@@ -212,7 +221,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_apply_revert);
 	tcase_add_test(tc, test_stacked);
 	tcase_add_test(tc, test_refused);
-	tcase_add_test(tc, test_usage);
+	tcase_add_loop_test(tc, test_usage, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
+	tcase_add_loop_test(tc, test_help, 0, sizeof(help_cases) / sizeof(help_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,7 +6,7 @@
 
 #include "host/checklist.h"
 #include "host/knobs.h"
-#include "lib/show.h"
+#include "host/tuneprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -95,7 +95,49 @@ START_TEST(test_plan_json)
 }
 END_TEST
 
-START_TEST(test_changes)
+/* The text of apply, revert (last change first) and of nothing to change. */
+static const struct {
+	bool revert;
+	const char *snapshot;
+	const char *profile;
+	size_t n;
+	const char *want;
+} changes_text[] = {
+	{ false, "/s.json", "throughput", 2,
+	  "snapshot /s.json\n"
+	  "net.ipv4.tcp_rmem: 4096 131072 6291456 -> 4096 131072 67108864\n"
+	  "memlock: absent -> written\n"
+	  "2 changes applied\n" },
+	{ true, "/s.json", "throughput", 2,
+	  "snapshot /s.json\n"
+	  "memlock: written -> absent\n"
+	  "net.ipv4.tcp_rmem: 4096 131072 67108864 -> 4096 131072 6291456\n"
+	  "2 changes reverted\n" },
+	{ false, NULL, "latency", 0,
+	  "Nothing to change: every knob is as profile latency recommends.\n" },
+};
+
+START_TEST(test_changes_text)
+{
+	struct sp_change ch[2];
+	struct capture c;
+	char *out;
+
+	make_plan();
+	ch[0] = knobs[0].ch;
+	ch[1] = knobs[1].ch;
+	cap_start(&c, false, false);
+	ck_assert_int_eq(sp_print_tune_changes(changes_text[_i].revert, changes_text[_i].snapshot,
+					       changes_text[_i].profile,
+					       changes_text[_i].n ? ch : NULL,
+					       changes_text[_i].n), 0);
+	out = cap_end(&c);
+	ck_assert_str_eq(out, changes_text[_i].want);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_changes_json)
 {
 	struct sp_change ch[2];
 	json_object *o, *arr;
@@ -105,24 +147,6 @@ START_TEST(test_changes)
 	make_plan();
 	ch[0] = knobs[0].ch;
 	ch[1] = knobs[1].ch;
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_tune_changes(false, "/s.json", "throughput", ch, 2), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "snapshot /s.json\n"
-			 "net.ipv4.tcp_rmem: 4096 131072 6291456 -> 4096 131072 67108864\n"
-			 "memlock: absent -> written\n"
-			 "2 changes applied\n");
-	free(out);
-
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_tune_changes(true, "/s.json", "throughput", ch, 2), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "snapshot /s.json\n"
-			 "memlock: written -> absent\n"
-			 "net.ipv4.tcp_rmem: 4096 131072 67108864 -> 4096 131072 6291456\n"
-			 "2 changes reverted\n");
-	free(out);
-
 	cap_start(&c, true, false);
 	ck_assert_int_eq(sp_print_tune_changes(true, "/s.json", "throughput", ch, 2), 0);
 	out = cap_end(&c);
@@ -135,12 +159,28 @@ START_TEST(test_changes)
 	assert_null(json_object_array_get_idx(arr, 0), "before");
 	json_object_put(o);
 	free(out);
+}
+END_TEST
 
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_tune_changes(false, NULL, "latency", NULL, 0), 0);
+/* No knobs: no table at all, an empty JSON array. */
+static const struct {
+	bool json;
+	const char *want;
+} plan_empty[] = {
+	{ false, "" },
+	{ true, "[]\n" },
+};
+
+START_TEST(test_plan_empty)
+{
+	struct sp_plan p = { 0 };
+	struct capture c;
+	char *out;
+
+	cap_start(&c, plan_empty[_i].json, false);
+	ck_assert_int_eq(sp_print_tune_plan(&p), 0);
 	out = cap_end(&c);
-	ck_assert_str_eq(out, "Nothing to change: every knob is as profile latency "
-			 "recommends.\n");
+	ck_assert_str_eq(out, plan_empty[_i].want);
 	free(out);
 }
 END_TEST
@@ -195,7 +235,9 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_plan_text);
 	tcase_add_test(tc, test_plan_json);
-	tcase_add_test(tc, test_changes);
+	tcase_add_loop_test(tc, test_plan_empty, 0, ARRAY_SIZE(plan_empty));
+	tcase_add_loop_test(tc, test_changes_text, 0, ARRAY_SIZE(changes_text));
+	tcase_add_test(tc, test_changes_json);
 	tcase_add_test(tc, test_checklist);
 	suite_add_tcase(s, tc);
 	return s;

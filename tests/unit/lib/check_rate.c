@@ -74,12 +74,26 @@ START_TEST(test_unit_names)
 }
 END_TEST
 
+/* What each unit is called: as a rate, in words, in the JSON key of a rate. */
+static const struct {
+	enum sp_counter_unit unit;
+	const char *rate_unit, *word, *rate_key;
+} unit_strings[] = {
+	{ SP_UNIT_BYTES, "bit/s", "bytes", "bits_per_second" },
+	{ SP_UNIT_PACKETS, "packet/s", "packets", "packets_per_second" },
+	{ SP_UNIT_USEC, "us/s", "us", "us_per_second" },
+	{ SP_UNIT_EVENTS, "1/s", "events", "per_second" },
+	/* a value beyond the enum reads as events */
+	{ (enum sp_counter_unit)99, "1/s", "events", "per_second" },
+};
+
 START_TEST(test_rate_unit_strings)
 {
-	ck_assert_str_eq(sp_counter_rate_unit(SP_UNIT_BYTES), "bit/s");
-	ck_assert_str_eq(sp_counter_rate_unit(SP_UNIT_PACKETS), "packet/s");
-	ck_assert_str_eq(sp_counter_rate_unit(SP_UNIT_USEC), "us/s");
-	ck_assert_str_eq(sp_counter_rate_unit(SP_UNIT_EVENTS), "1/s");
+	enum sp_counter_unit unit = unit_strings[_i].unit;
+
+	ck_assert_str_eq(sp_counter_rate_unit(unit), unit_strings[_i].rate_unit);
+	ck_assert_str_eq(sp_counter_unit_word(unit), unit_strings[_i].word);
+	ck_assert_str_eq(sp_counter_rate_key(unit), unit_strings[_i].rate_key);
 }
 END_TEST
 
@@ -192,7 +206,7 @@ static Suite *rate_suite(void)
 	TCase *tc = tcase_create("unit");
 
 	tcase_add_test(tc, test_unit_names);
-	tcase_add_test(tc, test_rate_unit_strings);
+	tcase_add_loop_test(tc, test_rate_unit_strings, 0, ARRAY_SIZE(unit_strings));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("delta");

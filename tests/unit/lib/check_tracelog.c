@@ -14,7 +14,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "lib/show.h"
+#include "lib/traceprint.h"
 #include "lib/tracelog.h"
 #include "lib/tracerun.h"
 #include "testutil.h"

@@ -18,7 +18,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "lib/nl.h"
+#include "lib/tracenl.h"
 #include "testutil.h"
 
 /* ---- requests ------------------------------------------------------------ */

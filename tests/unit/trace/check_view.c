@@ -84,12 +84,11 @@ static const char *bar_of(const char *s, size_t k, char *dst, size_t size)
 
 /* ---- the two-port view at three widths ----------------------------------- */
 
-START_TEST(test_width_40)
-{
-	struct sp_view v = view_of(two, 2, 40);
-	char *out = render(&v);
-
-	ck_assert_str_eq(out,
+static const struct {
+	unsigned int width;
+	const char *want;
+} widths[] = {
+	{ 40,
 		"sparkperf watch  spark1\n"
 		"t=12.3 s  period 100 ms\n"
 		"PORT     DIR        NOW     PEAK Gbit/s\n"
@@ -101,17 +100,8 @@ START_TEST(test_width_40)
 		"  source: ethtool tx_bytes_phy/rx_bytes~\n"
 		"total    TX      98.571  150.090\n"
 		"         RX       1.252    1.503\n"
-		"         TX+RX   99.823  151.593\n");
-	free(out);
-}
-END_TEST
-
-START_TEST(test_width_80)
-{
-	struct sp_view v = view_of(two, 2, 80);
-	char *out = render(&v);
-
-	ck_assert_str_eq(out,
+		"         TX+RX   99.823  151.593\n" },
+	{ 80,
 		"sparkperf watch  spark1                                  t=12.3 s  period 100 ms\n"
 		"PORT        DIR    NOW Gbit/s  PEAK Gbit/s  [# NOW  | PEAK                     ]\n"
 		"eth0 (rxe0) TX          0.071        0.090  [###########################      |]\n"
@@ -122,17 +112,8 @@ START_TEST(test_width_80)
 		"  source: ethtool tx_bytes_phy/rx_bytes_phy, full scale 200.000 Gbit/s (link)\n"
 		"total       TX         98.571      150.090  sum over ports\n"
 		"            RX          1.252        1.503  PEAK: sum of port peaks\n"
-		"            TX+RX      99.823      151.593  full duplex\n");
-	free(out);
-}
-END_TEST
-
-START_TEST(test_width_120)
-{
-	struct sp_view v = view_of(two, 2, 120);
-	char *out = render(&v);
-
-	ck_assert_str_eq(out,
+		"            TX+RX      99.823      151.593  full duplex\n" },
+	{ 120,
 		"sparkperf watch  spark1                                                       "
 		"                   t=12.3 s  period 100 ms\n"
 		"PORT                     DIR    NOW Gbit/s  PEAK Gbit/s  [# NOW  | PEAK       "
@@ -149,7 +130,15 @@ START_TEST(test_width_120)
 		"  source: ethtool tx_bytes_phy/rx_bytes_phy, full scale 200.000 Gbit/s (link)\n"
 		"total                    TX         98.571      150.090  sum over ports\n"
 		"                         RX          1.252        1.503  PEAK: sum of port peaks\n"
-		"                         TX+RX      99.823      151.593  full duplex\n");
+		"                         TX+RX      99.823      151.593  full duplex\n" },
+};
+
+START_TEST(test_widths)
+{
+	struct sp_view v = view_of(two, 2, widths[_i].width);
+	char *out = render(&v);
+
+	ck_assert_str_eq(out, widths[_i].want);
 	free(out);
 }
 END_TEST
@@ -508,9 +497,7 @@ static Suite *view_suite(void)
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("render");
 
-	tcase_add_test(tc, test_width_40);
-	tcase_add_test(tc, test_width_80);
-	tcase_add_test(tc, test_width_120);
+	tcase_add_loop_test(tc, test_widths, 0, ARRAY_SIZE(widths));
 	tcase_add_test(tc, test_width_limits);
 	tcase_add_test(tc, test_length);
 	tcase_add_test(tc, test_long_names);

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracemodel.h"
+
+uint64_t sp_trace_sample_value(const struct sp_trace_sample *s, size_t i)
+{
+	uint64_t v;
+
+	/* netlink attribute data is only 4-byte aligned */
+	memcpy(&v, (const unsigned char *)s->values + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+void sp_trace_samples_free(struct sp_trace_samples *s)
+{
+	if (!s)
+		return;
+	free(s->s);
+	s->s = NULL;
+	s->n = 0;
+}
+
+void sp_stream_free(struct sp_stream *st)
+{
+	if (!st)
+		return;
+	free(st->names);
+	free(st->values);
+	st->names = NULL;
+	st->values = NULL;
+	st->n_names = 0;
+	st->n_values = 0;
+}
+
+int sp_stream_copy(struct sp_stream *dst, const struct sp_stream *src)
+{
+	*dst = *src;
+	dst->names = NULL;
+	dst->values = NULL;
+	if (src->n_names) {
+		dst->names = calloc(src->n_names, sizeof(*dst->names));
+		if (!dst->names)
+			goto fail;
+		memcpy(dst->names, src->names, src->n_names * sizeof(*dst->names));
+	}
+	if (src->n_values) {
+		dst->values = calloc(src->n_values, sizeof(*dst->values));
+		if (!dst->values)
+			goto fail;
+		memcpy(dst->values, src->values, src->n_values * sizeof(*dst->values));
+	}
+	return 0;
+fail:
+	sp_stream_free(dst);
+	return -ENOMEM;
+}
+
+void sp_stream_list_free(struct sp_stream_list *list)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < list->n; i++)
+		sp_stream_free(&list->streams[i]);
+	free(list->streams);
+	memset(list, 0, sizeof(*list));
+}
+
+int sp_stream_list_add(struct sp_stream_list *list, struct sp_stream *st)
+{
+	int ret = sp_array_add(&list->streams, &list->n, &list->cap, sizeof(*st), st);
+
+	if (!ret)
+		memset(st, 0, sizeof(*st));
+	return ret;
+}
+
+void sp_trace_free(struct sp_trace *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n_streams; i++)
+		sp_stream_free(&t->streams[i]);
+	free(t->streams);
+	t->streams = NULL;
+	t->n_streams = 0;
+}
+
+void sp_trace_list_free(struct sp_trace_list *list)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < list->n; i++)
+		sp_trace_free(&list->traces[i]);
+	free(list->traces);
+	memset(list, 0, sizeof(*list));
+}
+
+int sp_trace_list_add(struct sp_trace_list *list, struct sp_trace *t)
+{
+	int ret = sp_array_add(&list->traces, &list->n, &list->cap, sizeof(*t), t);
+
+	if (!ret)
+		memset(t, 0, sizeof(*t));
+	return ret;
+}
+
+bool sp_trace_state_final(unsigned int state)
+{
+	return state == SPARKPERF_TRACE_STATE_DONE || state == SPARKPERF_TRACE_STATE_STOPPED ||
+	       state == SPARKPERF_TRACE_STATE_FAILED;
+}

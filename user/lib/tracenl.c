@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The messages of counters and traces (tracenl.h), built and parsed with
+ * the attribute tables of lib/nlcore.h and sent through its transactions.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/sparkperf.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nlcore.h"
+#include "tracenl.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- request builders ------------------------------------------------- */
+
+/* SPARKPERF_A_TRACE_TARGET t, nested in the message. */
+static int put_target(struct nl_msg *m, const struct sp_trace_target *t)
+{
+	struct nlattr *nest = nla_nest_start(m, SPARKPERF_A_TRACE_TARGET);
+
+	if (!nest)
+		return -ENOMEM;
+	if (t->rdma) {
+		if (nla_put_string(m, SPARKPERF_A_TARGET_RDMA_DEV, t->name) < 0)
+			return -ENOMEM;
+		if (t->port && nla_put_u32(m, SPARKPERF_A_TARGET_RDMA_PORT, t->port) < 0)
+			return -ENOMEM;
+	} else if (nla_put_string(m, SPARKPERF_A_TARGET_NETDEV, t->name) < 0) {
+		return -ENOMEM;
+	}
+	nla_nest_end(m, nest);
+	return 0;
+}
+
+static bool target_valid(const struct sp_trace_target *t)
+{
+	size_t max = t->rdma ? SPARKPERF_DEV_NAME_MAX : SP_IFNAME_MAX;
+
+	return t->name[0] && strnlen(t->name, max) < max && t->port <= 255;
+}
+
+/* SPARKPERF_A_TRACE_GLOBS, when there are globs. */
+static int put_globs(struct nl_msg *m, const char *const *globs, size_t n)
+{
+	struct nlattr *nest;
+	size_t i;
+
+	if (!n)
+		return 0;
+	nest = nla_nest_start(m, SPARKPERF_A_TRACE_GLOBS);
+	if (!nest)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (nla_put_string(m, SPARKPERF_A_TRACE_GLOB, globs[i]) < 0)
+			return -ENOMEM;
+	nla_nest_end(m, nest);
+	return 0;
+}
+
+static bool globs_valid(const char *const *globs, size_t n)
+{
+	size_t i;
+
+	if (n > SPARKPERF_TRACE_GLOBS_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!globs[i] || !globs[i][0])
+			return false;
+	return true;
+}
+
+int sp_nl_counters_get_msg(int family, const struct sp_trace_target *t,
+			   const char *const *globs, size_t n_globs, struct nl_msg **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (!target_valid(t) || !globs_valid(globs, n_globs))
+		return -EINVAL;
+	ret = sp_nl_req(family, SPARKPERF_CMD_COUNTERS_GET, NLM_F_ACK, out);
+	if (ret)
+		return ret;
+	if (put_target(*out, t) || put_globs(*out, globs, n_globs))
+		return sp_nl_req_fail(out);
+	return 0;
+}
+
+int sp_nl_trace_start_msg(int family, const struct sp_trace_config *c, struct nl_msg **out)
+{
+	struct nlattr *nest;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	if (!c->n_targets || c->n_targets > SPARKPERF_TRACE_TARGETS_MAX ||
+	    !globs_valid(c->globs, c->n_globs))
+		return -EINVAL;
+	for (i = 0; i < c->n_targets; i++)
+		if (!target_valid(&c->targets[i]))
+			return -EINVAL;
+	ret = sp_nl_req(family, SPARKPERF_CMD_TRACE_START, NLM_F_ACK, out);
+	if (ret)
+		return ret;
+	nest = nla_nest_start(*out, SPARKPERF_A_TRACE_TARGETS);
+	if (!nest)
+		return sp_nl_req_fail(out);
+	for (i = 0; i < c->n_targets; i++)
+		if (put_target(*out, &c->targets[i]))
+			return sp_nl_req_fail(out);
+	nla_nest_end(*out, nest);
+	if (put_globs(*out, c->globs, c->n_globs))
+		return sp_nl_req_fail(out);
+#define PUT32(has, attr, v) \
+	do { \
+		if (c->has && nla_put_u32(*out, attr, c->v) < 0) \
+			return sp_nl_req_fail(out); \
+	} while (0)
+	PUT32(has_netdev_period, SPARKPERF_A_TRACE_NETDEV_PERIOD_US, netdev_period_us);
+	PUT32(has_ethtool_period, SPARKPERF_A_TRACE_ETHTOOL_PERIOD_US, ethtool_period_us);
+	PUT32(has_rdma_period, SPARKPERF_A_TRACE_RDMA_PERIOD_US, rdma_period_us);
+	PUT32(has_duration, SPARKPERF_A_TRACE_DURATION_MS, duration_ms);
+	PUT32(has_buffer, SPARKPERF_A_TRACE_BUFFER_BYTES, buffer_bytes);
+	PUT32(has_batch, SPARKPERF_A_TRACE_BATCH_MS, batch_ms);
+#undef PUT32
+	return 0;
+}
+
+int sp_nl_trace_stop_msg(int family, uint32_t id, struct nl_msg **out)
+{
+	return sp_nl_id_req(family, SPARKPERF_CMD_TRACE_STOP, NLM_F_ACK, SPARKPERF_A_TRACE_ID,
+			    true, id, out);
+}
+
+int sp_nl_trace_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out)
+{
+	return sp_nl_id_req(family, SPARKPERF_CMD_TRACE_GET, has_id ? NLM_F_ACK : NLM_F_DUMP,
+			    SPARKPERF_A_TRACE_ID, has_id, id, out);
+}
+
+int sp_nl_trace_samples_msg(int family, uint32_t id, bool has_cursor, uint64_t cursor,
+			    struct nl_msg **out)
+{
+	int ret = sp_nl_id_req(family, SPARKPERF_CMD_TRACE_SAMPLES, NLM_F_DUMP,
+			       SPARKPERF_A_TRACE_ID, true, id, out);
+
+	if (ret)
+		return ret;
+	if (has_cursor && nla_put_u64(*out, SPARKPERF_A_TRACE_CURSOR, cursor) < 0)
+		return sp_nl_req_fail(out);
+	return 0;
+}
+
+/* ---- reply parsers ---------------------------------------------------- */
+
+#define ST(a, k, m) FIELD(struct sp_stream, SPARKPERF_A_STREAM_##a, k, m)
+static const struct field stream_fields[] = {
+	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_INDEX, F_U32, index),
+	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_SOURCE, F_U8, source),
+	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_TARGET, F_DEVNAME, target),
+	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_IFINDEX, F_U32, ifindex, has_ifindex),
+	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_PORT, F_U32, port, has_port),
+	ST(PERIOD_US, F_U32, period_us),
+	ST(VERSION, F_U32, version),
+	ST(SLOT_VALUES, F_U32, slot_values),
+	ST(TRUNCATED, F_FLAG, truncated),
+	ST(SAMPLES, F_U64, samples),
+	ST(MISSED, F_U64, missed),
+	ST(READ_NS_SUM, F_U64, read_ns_sum),
+	ST(READ_NS_MAX, F_U64, read_ns_max),
+	ST(LATE_NS_MAX, F_U64, late_ns_max),
+	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_TS_NS, F_U64, ts_ns, has_ts),
+	ST(READ_NS, F_U32, read_ns),
+};
+#undef ST
+
+#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
+static const struct field trace_fields[] = {
+	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_ID, F_U32, id),
+	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_STATE, F_U8, state),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR, F_S32, error, has_error),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR_MSG, F_ERRMSG, error_msg,
+		  has_error_msg),
+	TR(START_NS, F_U64, start_ns),
+	TR(ELAPSED_NS, F_U64, elapsed_ns),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
+		  has_duration),
+	TR(BUFFER_BYTES, F_U32, buffer_bytes),
+	TR(BATCH_MS, F_U32, batch_ms),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
+	TR(SLOTS, F_U32, slots),
+	TR(SEQ_NEXT, F_U64, seq_next),
+	TR(SEQ_OLDEST, F_U64, seq_oldest),
+};
+#undef TR
+
+#define SA(a, k, m) FIELD_REQ(struct sp_trace_sample, SPARKPERF_A_SAMPLE_##a, k, m)
+static const struct field sample_fields[] = {
+	SA(SEQ, F_U64, seq),
+	SA(STREAM, F_U32, stream),
+	SA(VERSION, F_U32, version),
+	SA(TS_NS, F_U64, ts_ns),
+	SA(READ_NS, F_U32, read_ns),
+};
+#undef SA
+
+/* The id that TRACE_TABLE carries, and what begins TRACE_SAMPLES. */
+struct trace_id {
+	uint32_t id;
+};
+
+static const struct field id_fields[] = {
+	FIELD_REQ(struct trace_id, SPARKPERF_A_TRACE_ID, F_U32, id),
+};
+
+static const struct field samples_fields[] = {
+	FIELD_REQ(struct sp_trace_samples, SPARKPERF_A_TRACE_ID, F_U32, id),
+	FIELD(struct sp_trace_samples, SPARKPERF_A_TRACE_LOST, F_U64, lost),
+};
+
+/* A counter name: NUL-terminated, at most SP_COUNTER_NAME_MAX - 1 bytes. */
+static int get_counter_name(const struct nlattr *a, char *buf)
+{
+	return sp_nl_get_str(a, buf, SP_COUNTER_NAME_MAX);
+}
+
+/* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
+static int get_stream(struct nlattr *attr, struct sp_stream *st, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *pos, *v;
+	size_t n;
+	int rem, len, ret;
+
+	memset(st, 0, sizeof(*st));
+	if (nla_parse_nested(tb, SPARKPERF_A_STREAM_MAX, attr, NULL) < 0)
+		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
+	ret = sp_nl_get_fields(tb, stream_fields, ARRAY_SIZE(stream_fields), st, why);
+	if (ret)
+		return ret;
+	if (tb[SPARKPERF_A_STREAM_NAMES]) {
+		n = sp_nl_count_nested(tb[SPARKPERF_A_STREAM_NAMES], SPARKPERF_A_STREAM_NAME);
+		if (n) {
+			st->names = calloc(n, sizeof(*st->names));
+			if (!st->names)
+				return -ENOMEM;
+		}
+		nla_for_each_nested(pos, tb[SPARKPERF_A_STREAM_NAMES], rem) {
+			if (nla_type(pos) != SPARKPERF_A_STREAM_NAME)
+				continue;
+			if (get_counter_name(pos, st->names[st->n_names]))
+				return sp_nl_bad(why, "SPARKPERF_A_STREAM_NAME");
+			st->n_names++;
+		}
+	}
+	v = tb[SPARKPERF_A_STREAM_VALUES];
+	if (v) {
+		len = nla_len(v);
+		if (len < 0 || len % sizeof(uint64_t) ||
+		    (size_t)len / sizeof(uint64_t) != st->n_names)
+			return sp_nl_bad(why, "SPARKPERF_A_STREAM_VALUES");
+		st->n_values = (size_t)len / sizeof(uint64_t);
+		if (st->n_values) {
+			st->values = calloc(st->n_values, sizeof(*st->values));
+			if (!st->values)
+				return -ENOMEM;
+			memcpy(st->values, nla_data(v), (size_t)len);
+		}
+	}
+	return 0;
+}
+
+int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
+
+	memset(st, 0, sizeof(*st));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	if (!tb[SPARKPERF_A_TRACE_STREAM])
+		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
+	return get_stream(tb[SPARKPERF_A_TRACE_STREAM], st, why);
+}
+
+/* The SPARKPERF_A_TRACE_STREAM entries of nest, into a new array. */
+static int get_streams(struct nlattr *nest, struct sp_stream **streams, size_t *n,
+		       const char **why)
+{
+	size_t count = sp_nl_count_nested(nest, SPARKPERF_A_TRACE_STREAM);
+	struct nlattr *pos;
+	int rem, ret;
+
+	if (!count)
+		return 0;
+	*streams = calloc(count, sizeof(**streams));
+	if (!*streams)
+		return -ENOMEM;
+	nla_for_each_nested(pos, nest, rem) {
+		if (nla_type(pos) != SPARKPERF_A_TRACE_STREAM)
+			continue;
+		/* counted first, so that sp_trace_free() frees its names */
+		ret = get_stream(pos, &(*streams)[(*n)++], why);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	ret = sp_nl_get_fields(tb, trace_fields, ARRAY_SIZE(trace_fields), t, why);
+	if (!ret && tb[SPARKPERF_A_TRACE_STREAMS])
+		ret = get_streams(tb[SPARKPERF_A_TRACE_STREAMS], &t->streams, &t->n_streams, why);
+	return ret;
+}
+
+int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
+			    const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1], *pos;
+	struct trace_id tid;
+	int rem, ret;
+
+	memset(st, 0, sizeof(*st));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	ret = sp_nl_get_fields(tb, id_fields, ARRAY_SIZE(id_fields), &tid, why);
+	if (ret)
+		return ret;
+	*id = tid.id;
+	if (!tb[SPARKPERF_A_TRACE_STREAMS])
+		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAMS");
+	nla_for_each_nested(pos, tb[SPARKPERF_A_TRACE_STREAMS], rem)
+		if (nla_type(pos) == SPARKPERF_A_TRACE_STREAM)
+			return get_stream(pos, st, why);
+	return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
+}
+
+static int get_sample(struct nlattr *attr, struct sp_trace_sample *s, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1], *v;
+	int ret, len;
+
+	memset(s, 0, sizeof(*s));
+	if (nla_parse_nested(tb, SPARKPERF_A_SAMPLE_MAX, attr, NULL) < 0)
+		return sp_nl_bad(why, "SPARKPERF_A_TRACE_SAMPLE");
+	ret = sp_nl_get_fields(tb, sample_fields, ARRAY_SIZE(sample_fields), s, why);
+	if (ret)
+		return ret;
+	v = tb[SPARKPERF_A_SAMPLE_VALUES];
+	len = v ? nla_len(v) : -1;
+	if (len < 0 || len % sizeof(uint64_t))
+		return sp_nl_bad(why, "SPARKPERF_A_SAMPLE_VALUES");
+	s->values = nla_data(v);
+	s->n = (size_t)len / sizeof(uint64_t);
+	return 0;
+}
+
+int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
+			      const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1], *pos;
+	size_t count;
+	int rem, ret;
+
+	memset(s, 0, sizeof(*s));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	ret = sp_nl_get_fields(tb, samples_fields, ARRAY_SIZE(samples_fields), s, why);
+	if (ret)
+		return ret;
+	if (!tb[SPARKPERF_A_TRACE_SAMPLES])
+		return 0;
+	count = sp_nl_count_nested(tb[SPARKPERF_A_TRACE_SAMPLES], SPARKPERF_A_TRACE_SAMPLE);
+	if (!count)
+		return 0;
+	s->s = calloc(count, sizeof(*s->s));
+	if (!s->s)
+		return -ENOMEM;
+	nla_for_each_nested(pos, tb[SPARKPERF_A_TRACE_SAMPLES], rem) {
+		if (nla_type(pos) != SPARKPERF_A_TRACE_SAMPLE)
+			continue;
+		ret = get_sample(pos, &s->s[s->n], why);
+		if (ret)
+			return ret;
+		s->n++;
+	}
+	return 0;
+}
+
+/* ---- the socket ------------------------------------------------------- */
+
+static int stream_add(struct nlmsghdr *nlh, void *list, const char **why)
+{
+	struct sp_stream st;
+	int ret = sp_nl_parse_counters(nlh, &st, why);
+
+	if (!ret)
+		ret = sp_stream_list_add(list, &st);
+	sp_stream_free(&st);
+	return ret;
+}
+
+/* A reply the module sent malformed: said in nl->err. */
+static void malformed(struct sp_nl *nl, int ret, const char *why)
+{
+	char msg[SP_NL_ERRMSG_MAX];
+
+	snprintf(msg, sizeof(msg), "malformed reply from the sparkperf module (%s)", why);
+	sp_nl_set_err(nl, ret, msg);
+}
+
+struct streams_ctx {
+	struct sp_nl *nl;
+	struct sp_stream_list *list;
+};
+
+static int streams_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct streams_ctx *c = arg;
+	const char *why = "?";
+	int ret = stream_add(nlh, c->list, &why);
+
+	if (ret == -EBADMSG)
+		malformed(c->nl, ret, why);
+	return ret;
+}
+
+int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
+		       const char *const *globs, size_t n_globs, struct sp_stream_list *list)
+{
+	struct streams_ctx c = { .nl = nl, .list = list };
+	struct nl_msg *msg;
+	int ret;
+
+	memset(list, 0, sizeof(*list));
+	ret = sp_nl_counters_get_msg(nl->family, t, globs, n_globs, &msg);
+	if (ret)
+		return ret;
+	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_COUNTERS_GET, streams_valid, &c);
+	if (ret)
+		sp_stream_list_free(list);
+	return ret;
+}
+
+static int parse_trace_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_trace(nlh, dst, why);
+}
+
+int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struct sp_trace *t)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = sp_nl_trace_start_msg(nl->family, cfg, &msg);
+	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_START, parse_trace_cb, t);
+	if (ret)
+		sp_trace_free(t);
+	return ret;
+}
+
+int sp_nl_trace_stop(struct sp_nl *nl, uint32_t id)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_trace_stop_msg(nl->family, id, &msg);
+
+	return sp_nl_transact_ack(nl, ret, msg, SPARKPERF_CMD_TRACE_STOP);
+}
+
+int sp_nl_trace_get(struct sp_nl *nl, uint32_t id, struct sp_trace *t)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = sp_nl_trace_get_msg(nl->family, true, id, &msg);
+	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, parse_trace_cb, t);
+	if (ret)
+		sp_trace_free(t);
+	return ret;
+}
+
+static int trace_dump_msg(int family, struct nl_msg **out)
+{
+	return sp_nl_trace_get_msg(family, false, 0, out);
+}
+
+static int trace_add(struct nlmsghdr *nlh, void *list, const char **why)
+{
+	struct sp_trace t;
+	int ret = sp_nl_parse_trace(nlh, &t, why);
+
+	if (!ret)
+		ret = sp_trace_list_add(list, &t);
+	sp_trace_free(&t);
+	return ret;
+}
+
+static void trace_reset(void *list)
+{
+	sp_trace_list_free(list);
+}
+
+int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list)
+{
+	memset(list, 0, sizeof(*list));
+	return sp_nl_dump_list(nl, trace_dump_msg, SPARKPERF_CMD_TRACE_GET, trace_add, list,
+			       trace_reset, "trace list");
+}
+
+struct trace_samples_ctx {
+	struct sp_nl *nl;
+	sp_nl_trace_samples_fn fn;
+	void *arg;
+};
+
+static int trace_samples_valid(struct nlmsghdr *nlh, void *arg)
+{
+	struct trace_samples_ctx *c = arg;
+	struct sp_trace_samples s;
+	const char *why = "?";
+	int ret;
+
+	ret = sp_nl_parse_trace_samples(nlh, &s, &why);
+	if (ret == -EBADMSG)
+		malformed(c->nl, ret, why);
+	if (!ret)
+		ret = c->fn(&s, c->arg);
+	sp_trace_samples_free(&s);
+	return ret;
+}
+
+int sp_nl_trace_samples(struct sp_nl *nl, uint32_t id, bool has_cursor, uint64_t cursor,
+			sp_nl_trace_samples_fn fn, void *arg)
+{
+	struct trace_samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sp_nl_trace_samples_msg(nl->family, id, has_cursor, cursor, &msg);
+	if (ret)
+		return ret;
+	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_TRACE_SAMPLES, trace_samples_valid, &c);
+	if (ret == -EINTR && !nl->err.has_msg)
+		sp_nl_set_err(nl, ret, "the samples changed during the dump");
+	return ret;
+}
+
+int sp_nl_trace_open(struct sp_nl *nl)
+{
+	return sp_nl_mcast_open(nl, SPARKPERF_MCGRP_TRACE, &nl->tr_sk);
+}
+
+int sp_nl_trace_fd(const struct sp_nl *nl)
+{
+	return nl->tr_sk ? nl_socket_get_fd(nl->tr_sk) : -1;
+}
+
+int sp_nl_parse_trace_event(struct nlmsghdr *nlh, struct sp_trace_event *ev, const char **why)
+{
+	struct genlmsghdr *ghdr;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return sp_nl_bad(why, "truncated message");
+	ghdr = nlmsg_data(nlh);
+	switch (ghdr->cmd) {
+	case SPARKPERF_CMD_TRACE_SAMPLES:
+		ev->type = SP_TRACE_EV_SAMPLES;
+		ret = sp_nl_parse_trace_samples(nlh, &ev->samples, why);
+		ev->id = ev->samples.id;
+		return ret;
+	case SPARKPERF_CMD_TRACE_TABLE:
+		ev->type = SP_TRACE_EV_TABLE;
+		return sp_nl_parse_trace_table(nlh, &ev->id, &ev->stream, why);
+	case SPARKPERF_CMD_TRACE_END:
+		ev->type = SP_TRACE_EV_END;
+		ret = sp_nl_parse_trace(nlh, &ev->trace, why);
+		ev->id = ev->trace.id;
+		return ret;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+void sp_trace_event_free(struct sp_trace_event *ev)
+{
+	sp_trace_samples_free(&ev->samples);
+	sp_stream_free(&ev->stream);
+	sp_trace_free(&ev->trace);
+}
+
+/* The caller's fn and arg, for every message of the group. */
+struct trace_feed {
+	sp_nl_trace_fn fn;
+	void *arg;
+};
+
+static int trace_one(struct nlmsghdr *nlh, void *arg)
+{
+	const struct trace_feed *f = arg;
+	struct sp_trace_event ev;
+	int ret = sp_nl_parse_trace_event(nlh, &ev, NULL);
+
+	if (!ret)
+		ret = f->fn(&ev, f->arg) != 0;
+	sp_trace_event_free(&ev);
+	return ret;
+}
+
+int sp_nl_trace_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_trace_fn fn, void *arg)
+{
+	struct trace_feed f = { .fn = fn, .arg = arg };
+
+	return sp_nl_mcast_feed(nl, buf, len, trace_one, &f, &nl->bad_trace);
+}
+
+int sp_nl_trace_recv(struct sp_nl *nl, sp_nl_trace_fn fn, void *arg)
+{
+	struct trace_feed f = { .fn = fn, .arg = arg };
+
+	return sp_nl_mcast_recv(nl, nl->tr_sk, trace_one, &f, &nl->bad_trace);
+}
