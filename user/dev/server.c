@@ -11,7 +11,8 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "servernl.h"
+#include "serverprint.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -24,6 +25,17 @@ static const char server_usage[] =
 	"       ADDR := { IPv4 or IPv6 address | any }, default any\n"
 	"       PORT := 1..65535, default 18520\n"
 	"The default command is show; stop without an id stops every server.\n";
+
+/* Help (*done), or the arguments into kv: an exit status. */
+static int server_args(int argc, char **argv, struct sp_kv *kv, size_t n, bool *done)
+{
+	char err[256];
+
+	*done = sp_help_requested(argc, argv, server_usage);
+	if (!*done && sp_parse_kv(argc, argv, kv, n, err, sizeof(err)))
+		return sp_usage_error("server", "%s", err);
+	return SP_EXIT_OK;
+}
 
 static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
@@ -66,14 +78,13 @@ static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 	struct sp_addr addr = { 0 };
 	struct sp_server srv;
 	struct sp_nl nl;
-	char err[256];
+	bool done;
 	int ret;
 
 	(void)ctx;
-	if (sp_help_requested(argc, argv, server_usage))
-		return SP_EXIT_OK;
-	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error("server", "%s", err);
+	ret = server_args(argc, argv, kv, ARRAY_SIZE(kv), &done);
+	if (ret || done)
+		return ret;
 	if (addr_s && strcmp(addr_s, "any") && sp_parse_addr(addr_s, &addr))
 		return sp_usage_error("server", "Invalid address: '%s' (an IPv4 or IPv6 address, "
 				      "or any)", addr_s);
@@ -103,14 +114,13 @@ static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "id", .type = SP_KV_U32, .min = 0, .max = UINT32_MAX, .dst = &id },
 	};
 	struct sp_nl nl;
-	char err[256];
+	bool done;
 	int ret;
 
 	(void)ctx;
-	if (sp_help_requested(argc, argv, server_usage))
-		return SP_EXIT_OK;
-	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error("server", "%s", err);
+	ret = server_args(argc, argv, kv, ARRAY_SIZE(kv), &done);
+	if (ret || done)
+		return ret;
 
 	ret = sp_nl_open(&nl);
 	if (ret)

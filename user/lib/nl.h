@@ -57,33 +57,6 @@ int sp_nl_info_get_msg(int family, struct nl_msg **out);
 /* name == NULL: dump all devices (NLM_F_DUMP), else one device (NLM_F_ACK). */
 int sp_nl_dev_get_msg(int family, const char *name, struct nl_msg **out);
 
-/* addr NULL or of len 0: any address; has_port false: the default port. */
-int sp_nl_server_start_msg(int family, const struct sp_addr *addr, bool has_port,
-			   uint16_t port, struct nl_msg **out);
-/* has_id false: every server. */
-int sp_nl_server_stop_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
-/* A dump. */
-int sp_nl_server_get_msg(int family, struct nl_msg **out);
-/*
- * SPARKPERF_CMD_LAT_RUN with cfg's peer (4 or 16 bytes, required) and every
- * other attribute whose has_* is set; -EINVAL for a bad peer, an empty or
- * too long device name, or both iterations and a duration.
- */
-int sp_nl_lat_run_msg(int family, const struct sp_lat_config *cfg, struct nl_msg **out);
-int sp_nl_lat_stop_msg(int family, uint32_t id, struct nl_msg **out);
-/* has_id: that session (NLM_F_ACK); else every session (NLM_F_DUMP). */
-int sp_nl_lat_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
-/* A dump of the session's kept samples. */
-int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out);
-/*
- * SPARKPERF_CMD_BW_RUN with the same conventions: peer required, every
- * attribute whose has_* is set, BIDIR and VALIDATE when true.
- */
-int sp_nl_bw_run_msg(int family, const struct sp_bw_config *cfg, struct nl_msg **out);
-int sp_nl_bw_stop_msg(int family, uint32_t id, struct nl_msg **out);
-/* has_id: that session (NLM_F_ACK); else every bandwidth session (NLM_F_DUMP). */
-int sp_nl_bw_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
-
 /*
  * Reply parsers; nlh is one complete message. The sp_dev filled in must be
  * released with sp_dev_free() (also on failure). -EBADMSG for a malformed
@@ -91,27 +64,6 @@ int sp_nl_bw_get_msg(int family, bool has_id, uint32_t id, struct nl_msg **out);
  */
 int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **why);
 int sp_nl_parse_dev(struct nlmsghdr *nlh, struct sp_dev *dev, const char **why);
-/* SERVER_GET (also the reply to SERVER_START). */
-int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char **why);
-/* The SPARKPERF_A_LAT_ID of a LAT_RUN reply. */
-int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why);
-/* LAT_GET; release with sp_lat_free() (also on failure). */
-int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why);
-/* LAT_PROGRESS; -EOPNOTSUPP for another command. */
-int sp_nl_parse_lat_progress(struct nlmsghdr *nlh, struct sp_lat_progress *p,
-			     const char **why);
-/* LAT_SAMPLES; s->data points into the message. */
-int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
-			    const char **why);
-/* The SPARKPERF_A_BW_ID of a BW_RUN reply. */
-int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why);
-/*
- * BW_GET; release with sp_bw_free() (also on failure). Only ID and STATE
- * are required: every other attribute may be missing.
- */
-int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why);
-/* BW_PROGRESS; -EOPNOTSUPP for another command. */
-int sp_nl_parse_bw_progress(struct nlmsghdr *nlh, struct sp_bw_progress *p, const char **why);
 /* DEV_NEW / DEV_CHANGE / DEV_DEL; -EOPNOTSUPP for another command. */
 int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char **why);
 /*
@@ -174,35 +126,6 @@ int sp_nl_info_get(struct sp_nl *nl, struct sp_info *info);
 /* name == NULL: all devices; the dump is retried up to 3 times if interrupted. */
 int sp_nl_dev_get(struct sp_nl *nl, const char *name, struct sp_dev_list *list);
 
-/* SERVER_START: the new server in *srv. */
-int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_port,
-		       uint16_t port, struct sp_server *srv);
-int sp_nl_server_stop(struct sp_nl *nl, bool has_id, uint32_t id);
-/* The dump is retried up to 3 times if interrupted. */
-int sp_nl_server_get(struct sp_nl *nl, struct sp_server_list *list);
-
-/* LAT_RUN: the new session's id. The session lives as long as nl->sk. */
-int sp_nl_lat_run(struct sp_nl *nl, const struct sp_lat_config *cfg, uint32_t *id);
-int sp_nl_lat_stop(struct sp_nl *nl, uint32_t id);
-/* One session; *lat is released with sp_lat_free(). */
-int sp_nl_lat_get(struct sp_nl *nl, uint32_t id, struct sp_lat *lat);
-/* Every session; the dump is retried up to 3 times if interrupted. */
-int sp_nl_lat_list(struct sp_nl *nl, struct sp_lat_list *list);
-/*
- * The session's kept samples, oldest first: fn for each message, which may
- * return a negative errno to fail (the rest of the dump is drained).
- */
-typedef int (*sp_nl_samples_fn)(const struct sp_lat_samples *s, void *arg);
-int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg);
-
-/* BW_RUN: the new session's id. The session lives as long as nl->sk. */
-int sp_nl_bw_run(struct sp_nl *nl, const struct sp_bw_config *cfg, uint32_t *id);
-int sp_nl_bw_stop(struct sp_nl *nl, uint32_t id);
-/* One session, with its intervals; *bw is released with sp_bw_free(). */
-int sp_nl_bw_get(struct sp_nl *nl, uint32_t id, struct sp_bw *bw);
-/* Every bandwidth session (no intervals); the dump is retried as above. */
-int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *list);
-
 /* Joins the "events" group on a second, non-blocking socket. */
 int sp_nl_events_open(struct sp_nl *nl);
 int sp_nl_events_fd(const struct sp_nl *nl);
@@ -228,16 +151,6 @@ int sp_nl_events_feed(struct sp_nl *nl, void *buf, size_t len,
  */
 int sp_nl_progress_open(struct sp_nl *nl);
 int sp_nl_progress_fd(const struct sp_nl *nl);
-typedef int (*sp_nl_progress_fn)(const struct sp_lat_progress *p, void *arg);
-int sp_nl_progress_recv(struct sp_nl *nl, sp_nl_progress_fn fn, void *arg);
-int sp_nl_progress_feed(struct sp_nl *nl, void *buf, size_t len,
-			sp_nl_progress_fn fn, void *arg);
-/* The same for the BW_PROGRESS messages of the group (LAT_PROGRESS skipped). */
-typedef int (*sp_nl_bw_progress_fn)(const struct sp_bw_progress *p, void *arg);
-int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg);
-int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
-			   sp_nl_bw_progress_fn fn, void *arg);
-
 /*
  * The kernel's rtnetlink (NETLINK_ROUTE) and its "ethtool" generic netlink
  * family: the same struct sp_nl, the same error reporting. Routes and link

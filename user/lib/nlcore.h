@@ -47,6 +47,8 @@ int sp_nl_id_req(int family, uint8_t cmd, int flags, int attr, bool has_id, uint
 int sp_rtnl_req(uint16_t type, int flags, size_t hdr_len, void **hdr, struct nl_msg **out);
 /* An attribute did not fit: releases *out, -ENOMEM. */
 int sp_nl_req_fail(struct nl_msg **out);
+/* An IPv4 or IPv6 address. */
+bool sp_nl_addr_valid(const struct sp_addr *a);
 
 /* -EBADMSG, with reason in *why (why may be NULL). */
 int sp_nl_bad(const char **why, const char *reason);

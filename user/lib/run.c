@@ -37,43 +37,6 @@ int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
 	return ret;
 }
 
-int sp_run_parse_devs(const char *object, const char *s,
-		      char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t max, size_t *n)
-{
-	struct sp_list list;
-	int ret = SP_EXIT_OK;
-	size_t i;
-
-	if (sp_parse_list(s, &list))
-		return sp_usage_error(object, "Invalid device list: '%s' (DEV[,DEV...])", s);
-	if (list.n > max)
-		ret = sp_usage_error(object, "Too many devices: %zu (at most %zu)", list.n, max);
-	for (i = 0; i < list.n && !ret; i++) {
-		if (!sp_dev_name_valid(list.items[i]))
-			ret = sp_usage_error(object, "Invalid device name: '%s'", list.items[i]);
-		else
-			snprintf(devs[i], SPARKPERF_DEV_NAME_MAX, "%s", list.items[i]);
-	}
-	*n = list.n;
-	sp_list_free(&list);
-	return ret;
-}
-
-int sp_run_parse_sizes(const char *object, const char *s, uint64_t max,
-		       uint64_t *sizes, size_t *n)
-{
-	uint64_t lo, hi;
-	int ret = sp_parse_size_range(s, 1, max, &lo, &hi);
-
-	if (ret == -ERANGE)
-		return sp_usage_error(object, "Invalid size: '%s' (range 1..%" PRIu64 " bytes)", s,
-				      max);
-	if (ret)
-		return sp_usage_error(object, "Invalid size: '%s' (BYTES or A..B with A <= B)", s);
-	*n = sp_size_sweep(lo, hi, sizes, SP_SWEEP_MAX);
-	return SP_EXIT_OK;
-}
-
 /* ---- signals and time ---------------------------------------------------- */
 
 static volatile sig_atomic_t stop_signal;
@@ -206,55 +169,6 @@ void sp_run_end(struct sp_run *r)
 			r->ctl.bad_progress, r->ctl.bad_progress == 1 ? " was" : "s were");
 }
 
-void sp_run_wait_cfg(const struct sp_run *r, struct sp_wait_cfg *cfg)
-{
-	cfg->progress = r->ctl.pr_sk != NULL;
-	cfg->poll_ms = r->ctl.pr_sk ? SP_RUN_POLL_WITH_PROGRESS_MS :
-		       SP_RUN_POLL_WITHOUT_PROGRESS_MS;
-	cfg->stop_wait_ms = SP_RUN_STOP_WAIT_MS;
-}
-
-static int ignore_progress(const struct sp_lat_progress *p, void *arg)
-{
-	(void)p;
-	(void)arg;
-	return 0;
-}
-
-void sp_run_progress_drain(struct sp_run *r)
-{
-	/* any reader empties the socket: LAT_ and BW_PROGRESS alike */
-	if (r->ctl.pr_sk)
-		while (sp_nl_progress_recv(&r->ctl, ignore_progress, NULL) == -ENOBUFS)
-			;
-}
-
-int sp_run_hook_wait(void *ctx, int64_t timeout_ms)
-{
-	struct sp_run *r = *(struct sp_run **)ctx;
-	int fd = sp_nl_progress_fd(&r->ctl);
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct timespec ts = {
-		.tv_sec = timeout_ms / 1000, .tv_nsec = (timeout_ms % 1000) * 1000000,
-	};
-
-	if (ppoll(&pfd, fd >= 0 ? 1 : 0, &ts, &r->sig.wait_mask) < 0)
-		return errno == EINTR ? 0 : -errno;
-	return fd >= 0 && (pfd.revents & POLLIN) ? 1 : 0;
-}
-
-int64_t sp_run_hook_now_ms(void *ctx)
-{
-	(void)ctx;
-	return sp_run_now_ms();
-}
-
-unsigned int sp_run_hook_signals(void *ctx)
-{
-	(void)ctx;
-	return sp_run_signal_count();
-}
-
 void sp_run_line_show(struct sp_run *r, const char *prefix, const char *text)
 {
 	if (!r->tty)
@@ -271,12 +185,4 @@ void sp_run_line_clear(struct sp_run *r)
 		fflush(stderr);
 		r->shown = false;
 	}
-}
-
-int sp_run_exit(int rc, bool measured)
-{
-	/* interrupted before anything was measured: as a shell reports it */
-	if (rc == SP_EXIT_OK && stop_signal && !measured)
-		return 128 + stop_signal;
-	return rc;
 }

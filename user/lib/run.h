@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What "lat run" and "bw run" share: their arguments (peers, devices, a
- * size or a sweep of sizes), the signals that stop a run, the clock, the
- * environment a result is reported with, the control socket with its
- * "progress" group, the wait hooks that talk to it, and the progress line
+ * What the runs of lat, bw, trace and bench share: their peers, the
+ * signals that stop a run, the clock, the environment a result is reported
+ * with, the control socket with its "progress" group, and the progress line
  * on a terminal.
  */
 #ifndef SPARKPERF_CTL_RUN_H
@@ -19,13 +18,6 @@
 #include "nl.h"
 #include "parse.h"
 #include "show.h"
-#include "wait.h"
-
-/* GET polls: a safety net next to the progress group, or the only way */
-#define SP_RUN_POLL_WITH_PROGRESS_MS 5000
-#define SP_RUN_POLL_WITHOUT_PROGRESS_MS 1000
-/* after a STOP, how long to wait for the sessions to end */
-#define SP_RUN_STOP_WAIT_MS 10000
 
 /* ---- arguments: usage errors on stderr, SP_EXIT_USAGE ------------------- */
 
@@ -35,14 +27,6 @@
  */
 int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
 		       size_t max, size_t *n);
-
-/* "dev DEV[,DEV...]": at most max RDMA device names into devs[]. */
-int sp_run_parse_devs(const char *object, const char *s,
-		      char (*devs)[SPARKPERF_DEV_NAME_MAX], size_t max, size_t *n);
-
-/* "size SIZE" or "size A..B" (1..max bytes): the sizes of the runs. */
-int sp_run_parse_sizes(const char *object, const char *s, uint64_t max,
-		       uint64_t *sizes, size_t *n);
 
 /* ---- signals and time ---------------------------------------------------- */
 
@@ -104,28 +88,8 @@ int sp_run_start(struct sp_run *r, const char *object);
 /* Restores the signals, closes the socket, warns of malformed progress. */
 void sp_run_end(struct sp_run *r);
 
-/* The wait configuration that fits: polls with or without progress. */
-void sp_run_wait_cfg(const struct sp_run *r, struct sp_wait_cfg *cfg);
-/* Discards pending progress messages (of sessions that are gone). */
-void sp_run_progress_drain(struct sp_run *r);
-
-/*
- * The hooks of sp_wait() that are the same for every kind of session, for a
- * context whose first member is the run's struct sp_run *: wait() is a
- * ppoll() on the progress group that lets the signals in.
- */
-int sp_run_hook_wait(void *ctx, int64_t timeout_ms);
-int64_t sp_run_hook_now_ms(void *ctx);
-unsigned int sp_run_hook_signals(void *ctx);
-
 /* On a terminal: prefix and text as the one progress line, replacing the last. */
 void sp_run_line_show(struct sp_run *r, const char *prefix, const char *text);
 void sp_run_line_clear(struct sp_run *r);
-
-/*
- * The exit status of a run that ended with rc: interrupted before anything
- * was measured, as a shell reports the signal (128 + its number).
- */
-int sp_run_exit(int rc, bool measured);
 
 #endif

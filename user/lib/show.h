@@ -15,25 +15,11 @@
 #include "traceprint.h"
 
 /*
- * Devices: text, a table with one line per port; JSON, one array of device
- * objects (also for a single device). 0 or -ENOMEM.
- */
-int sp_print_devs(const struct sp_dev *devs, size_t n);
-
-/* One event: one text line, or one compact JSON object on one line; flushed. */
-int sp_print_event(const struct sp_dev_event *ev);
-
-/*
  * The tool's and the module's versions; info == NULL when the module could
  * not be asked, with module_status saying why (e.g. "not loaded").
  */
 int sp_print_version(const char *cli_version, const struct sp_info *info,
 		     const char *module_status);
-
-/* Servers. One (server start): a line, or one JSON object. */
-int sp_print_server(const struct sp_server *srv);
-/* All (server show): a table, or one JSON array. */
-int sp_print_servers(const struct sp_server *srvs, size_t n);
 
 /* Where and with what a result was measured (JSON: every result). */
 struct sp_env {
@@ -43,105 +29,6 @@ struct sp_env {
 	const char *host;		/* NULL: unknown */
 	const char *clock_source;	/* NULL: unknown */
 };
-
-/*
- * Latency results as text: a header (what was measured, how, the units and
- * the column names) printed once before the first row, then one row per
- * message size, printed as each session ends. Sessions without a measured
- * round trip have no row.
- */
-int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env);
-int sp_print_lat_row(const struct sp_lat *lat);
-
-/*
- * Latency results as JSON: one array, one object per session. req is the
- * configuration asked for (dev and cpu in "config"), NULL when unknown; env
- * NULL leaves out the environment keys.
- */
-int sp_print_lat_json(const struct sp_lat *lats, size_t n, const struct sp_lat_config *req,
-		      const struct sp_env *env);
-
-/* The same, with a "trace" object per session where traces[i] is not NULL. */
-struct sp_tracelog;
-int sp_print_lat_json_traces(const struct sp_lat *lats, size_t n,
-			     const struct sp_lat_config *req, const struct sp_env *env,
-			     const struct sp_tracelog *const *traces);
-
-/* Sessions (lat show): a table, or the JSON array above without environment. */
-int sp_print_lats(const struct sp_lat *lats, size_t n);
-
-/*
- * The progress line shown on a terminal (no newline): the session's state,
- * its count and the last interval's p50 and p99. size: bytes.
- */
-char *sp_fmt_lat_progress(char *buf, size_t len, uint32_t size,
-			  const struct sp_lat_progress *p,
-			  const struct sp_interval *last);
-
-/*
- * Raw samples as CSV, to a file (never stdout): the header
- * "iteration,start_ns,rtt_ns", with a leading "bytes" column when with_bytes,
- * then one line per sample; iteration = s->first + index. 0 or -errno.
- */
-int sp_print_samples_csv_header(FILE *f, bool with_bytes);
-int sp_print_samples_csv(FILE *f, const struct sp_lat_samples *s, bool with_bytes,
-			 uint32_t bytes);
-
-/*
- * Bandwidth results. A run is the sessions of one message size, side by
- * side (one per peer, or per peer and device).
- */
-struct sp_bw_run {
-	uint64_t size;			/* bytes per message */
-	struct sp_bw *bws;
-	size_t n;
-	bool has_start_at;
-	uint64_t start_at_ns;		/* the common start asked for */
-	const struct sp_tracelog *trace;	/* "trace on": the counters of the run */
-};
-
-/*
- * Text: what was measured and how, the units and the column names, once
- * before the first rows (cfg: the first session's configuration, sessions:
- * how many run side by side), then for each run one row per session and,
- * with several, a "sum" row; a failed session's row ends with its error.
- * validate: with a column of validation errors.
- */
-int sp_print_bw_header(const struct sp_bw_config *cfg, size_t sessions);
-int sp_print_bw_rows(const struct sp_bw *bws, size_t n, bool validate);
-
-/* JSON: one array, one object per run (sessions and their aggregate). */
-int sp_print_bw_json(const struct sp_bw_run *runs, size_t n, const struct sp_env *env);
-
-/* Sessions (bw show): the column names and a row each, or a JSON array. */
-int sp_print_bws(const struct sp_bw *bws, size_t n);
-/* One session (bw show ID): its row, then its intervals; JSON: an array of one. */
-int sp_print_bw(const struct sp_bw *bw);
-
-/* What the progress line of a bandwidth run says. */
-struct sp_bw_line {
-	uint8_t op;
-	uint64_t size;			/* bytes per message */
-	size_t sessions;
-	size_t running;			/* sessions sending now */
-	size_t ended;
-	bool has_time;
-	uint64_t elapsed_ns;		/* the longest series so far */
-	bool has_rate;
-	double gbit_per_s;		/* the last intervals of those running, added */
-};
-
-/* "bw write 64KiB: 3.2 s, 9.870 Gbit/s now, 2 sessions" (no newline) */
-char *sp_fmt_bw_progress(char *buf, size_t len, const struct sp_bw_line *l);
-
-/* JSON building blocks, shared with the tests. The caller owns the result. */
-json_object *sp_json_dev(const struct sp_dev *dev);
-json_object *sp_json_port(const struct sp_port *port);
-json_object *sp_json_server(const struct sp_server *srv);
-json_object *sp_json_lat(const struct sp_lat *lat, const struct sp_lat_config *req,
-			 const struct sp_env *env);
-json_object *sp_json_bw(const struct sp_bw *bw);
-
 
 /* ---- bench ---- */
 

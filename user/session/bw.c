@@ -21,9 +21,10 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "sessionnl.h"
+#include "sessrun.h"
 #include "lib/parse.h"
-#include "lib/show.h"
-#include "lib/run.h"
+#include "bwprint.h"
 #include "stats.h"
 #include "lib/tracerun.h"
 #include "lib/wait.h"
@@ -199,7 +200,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 				      "server");
 	ret = sp_run_parse_peers("bw", peer, a->peers, BW_SESSIONS_MAX, &a->n_peers);
 	if (!ret && dev)
-		ret = sp_run_parse_devs("bw", dev, a->devs, BW_SESSIONS_MAX, &a->n_devs);
+		ret = sp_session_parse_devs("bw", dev, a->devs, BW_SESSIONS_MAX, &a->n_devs);
 	if (ret)
 		return ret;
 	if (a->n_devs && a->n_devs != a->n_peers)
@@ -209,16 +210,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 				      a->n_devs == 1 ? "" : "s");
 	c->has_port = kv[K_PORT].seen;
 	c->port = (uint16_t)port;
-	if (op) {
-		if (sp_parse_lat_op(op, &c->op))
-			return sp_usage_error("bw", "Invalid op: '%s' (write, send or read)", op);
-		c->has_op = true;
-	}
-	if (size) {
-		ret = sp_run_parse_sizes("bw", size, SPARKPERF_BW_SIZE_MAX, a->sizes, &a->n_sizes);
-		if (ret)
-			return ret;
-	}
+	ret = sp_session_parse_op_size("bw", op, size, SPARKPERF_BW_SIZE_MAX, &c->op, &c->has_op,
+				       a->sizes, &a->n_sizes);
+	if (ret)
+		return ret;
 	c->has_qps = kv[K_QPS].seen;
 	c->has_threads = kv[K_THREADS].seen;
 	c->has_depth = kv[K_DEPTH].seen;
@@ -288,7 +283,7 @@ struct session {
 
 /* The hooks of sp_wait() for the sessions of a run. */
 struct sweep_run {
-	struct sp_run *r;		/* first, for the sp_run_hook_*() */
+	struct sp_run *r;		/* first, for sp_session_run_of() */
 	struct session *ss;
 	struct sp_wait_session *ws;
 	size_t n;
@@ -345,9 +340,7 @@ static int on_progress(const struct sp_bw_progress *p, void *arg)
 
 static int ops_recv(void *ctx)
 {
-	struct sweep_run *w = ctx;
-
-	return sp_nl_bw_progress_recv(&w->r->ctl, on_progress, w);
+	return sp_nl_bw_progress_recv(&sp_session_run_of(ctx)->ctl, on_progress, ctx);
 }
 
 static void ops_show(void *ctx)
@@ -381,15 +374,8 @@ static void ops_show(void *ctx)
 	sp_run_line_show(w->r, w->prefix, line);
 }
 
-static const struct sp_wait_ops wait_ops = {
-	.stop = ops_stop,
-	.get = ops_get,
-	.wait = sp_run_hook_wait,
-	.recv = ops_recv,
-	.now_ms = sp_run_hook_now_ms,
-	.signals = sp_run_hook_signals,
-	.show = ops_show,
-};
+static const struct sp_wait_ops wait_ops =
+	SP_SESSION_WAIT_OPS(ops_stop, ops_get, ops_recv, ops_show);
 
 static void sweep_run_free(struct sweep_run *w)
 {
@@ -431,7 +417,7 @@ static int start_sessions(struct sweep_run *w, const struct run_args *args, uint
 		if (ret)
 			return sp_report_open_error("bw", "run", ret, &s->snl.err);
 	}
-	sp_run_progress_drain(w->r);
+	sp_session_progress_drain(w->r);
 	/* together: the same start for all, a moment after the last is asked for */
 	if (w->n > 1) {
 		run->has_start_at = true;
@@ -510,7 +496,7 @@ static int run_size(struct sp_run *r, const struct run_args *args, uint64_t size
 	*started = true;
 	ops_show(&w);
 
-	sp_run_wait_cfg(r, &wcfg);
+	sp_session_wait_cfg(r, &wcfg);
 	ret = sp_wait(&wait_ops, &w, &wcfg, w.ws, w.n, &end);
 	sp_run_line_clear(r);
 	if (ret) {
@@ -521,7 +507,7 @@ static int run_size(struct sp_run *r, const struct run_args *args, uint64_t size
 		rc = SP_EXIT_ERROR;
 	} else if (end == SP_WAIT_GAVE_UP) {
 		fprintf(stderr, "Warning: not every session stopped within %d s; "
-			"printing what they measured so far.\n", SP_RUN_STOP_WAIT_MS / 1000);
+			"printing what they measured so far.\n", SP_SESSION_STOP_WAIT_MS / 1000);
 	}
 	for (i = 0; i < w.n; i++) {
 		ret = collect(&w, i, &bws[i]);
@@ -665,7 +651,7 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	free(args);
 	sp_run_end(&r);
 	sp_run_traces_free(&rt);
-	return sp_run_exit(rc, measured);
+	return sp_session_exit(rc, measured);
 }
 
 static const struct sp_cmd bw_cmds[] = {

@@ -18,9 +18,10 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
+#include "sessionnl.h"
+#include "sessrun.h"
 #include "lib/parse.h"
-#include "lib/show.h"
-#include "lib/run.h"
+#include "latprint.h"
 #include "lib/tracerun.h"
 #include "lib/wait.h"
 
@@ -129,21 +130,15 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	c->has_port = kv[1].seen;
 	c->port = (uint16_t)port;
 	if (dev) {
-		ret = sp_run_parse_devs("lat", dev, &c->dev, 1, &n);
+		ret = sp_session_parse_devs("lat", dev, &c->dev, 1, &n);
 		if (ret)
 			return ret;
 		c->has_dev = true;
 	}
-	if (op) {
-		if (sp_parse_lat_op(op, &c->op))
-			return sp_usage_error("lat", "Invalid op: '%s' (write, send or read)", op);
-		c->has_op = true;
-	}
-	if (size) {
-		ret = sp_run_parse_sizes("lat", size, SPARKPERF_LAT_SIZE_MAX, a->sizes, &a->n_sizes);
-		if (ret)
-			return ret;
-	}
+	ret = sp_session_parse_op_size("lat", op, size, SPARKPERF_LAT_SIZE_MAX, &c->op, &c->has_op,
+				       a->sizes, &a->n_sizes);
+	if (ret)
+		return ret;
 	c->has_iters = kv[5].seen;
 	c->has_duration = kv[6].seen;
 	if (c->has_iters && c->has_duration)
@@ -173,7 +168,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 
 /* The hooks of sp_wait() for one session. */
 struct session {
-	struct sp_run *r;		/* first, for the sp_run_hook_*() */
+	struct sp_run *r;		/* first, for sp_session_run_of() */
 	struct sp_nl snl;		/* the session's own socket */
 	struct sp_wait_session ws;
 	/* what the progress line shows */
@@ -231,9 +226,7 @@ static int on_progress(const struct sp_lat_progress *p, void *arg)
 
 static int ops_recv(void *ctx)
 {
-	struct session *s = ctx;
-
-	return sp_nl_progress_recv(&s->r->ctl, on_progress, s);
+	return sp_nl_lat_progress_recv(&sp_session_run_of(ctx)->ctl, on_progress, ctx);
 }
 
 static void ops_show(void *ctx)
@@ -249,15 +242,8 @@ static void ops_show(void *ctx)
 	sp_run_line_show(s->r, s->prefix, line);
 }
 
-static const struct sp_wait_ops wait_ops = {
-	.stop = ops_stop,
-	.get = ops_get,
-	.wait = sp_run_hook_wait,
-	.recv = ops_recv,
-	.now_ms = sp_run_hook_now_ms,
-	.signals = sp_run_hook_signals,
-	.show = ops_show,
-};
+static const struct sp_wait_ops wait_ops =
+	SP_SESSION_WAIT_OPS(ops_stop, ops_get, ops_recv, ops_show);
 
 /*
  * What the tables need, should the module not echo it: what was asked for,
@@ -321,7 +307,7 @@ static int run_session(struct sp_run *r, const struct run_args *args, FILE *samp
 	ret = sp_nl_open(&s.snl);
 	if (ret)
 		return sp_report_open_error("lat", "run", ret, &s.snl.err);
-	sp_run_progress_drain(r);
+	sp_session_progress_drain(r);
 	ret = sp_nl_lat_run(&s.snl, &cfg, &s.ws.id);
 	if (ret) {
 		sp_report_nl_error(stderr, "lat", "run", ret, &s.snl.err);
@@ -331,7 +317,7 @@ static int run_session(struct sp_run *r, const struct run_args *args, FILE *samp
 	*started = true;
 	ops_show(&s);
 
-	sp_run_wait_cfg(r, &wcfg);
+	sp_session_wait_cfg(r, &wcfg);
 	ret = sp_wait(&wait_ops, &s, &wcfg, &s.ws, 1, &end);
 	sp_run_line_clear(r);
 	if (ret) {
@@ -339,7 +325,7 @@ static int run_session(struct sp_run *r, const struct run_args *args, FILE *samp
 		rc = SP_EXIT_ERROR;
 	} else if (end == SP_WAIT_GAVE_UP) {
 		fprintf(stderr, "Warning: session %u did not stop within %d s; "
-			"printing what it measured so far.\n", s.ws.id, SP_RUN_STOP_WAIT_MS / 1000);
+			"printing what it measured so far.\n", s.ws.id, SP_SESSION_STOP_WAIT_MS / 1000);
 	}
 	/* the final word, also after a failure above: what was measured */
 	ret = sp_nl_lat_get(&s.snl, s.ws.id, lat);
@@ -474,7 +460,7 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	sp_run_end(&r);
 	sp_run_traces_free(&rt);
-	return sp_run_exit(rc, measured);
+	return sp_session_exit(rc, measured);
 }
 
 static const struct sp_cmd lat_cmds[] = {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/model.h"
+#include "session.h"
 
 /* sum / count; 0 when count is 0. */
 long double sp_stats_mean(uint64_t count, uint64_t sum);

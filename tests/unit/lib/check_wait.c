@@ -14,6 +14,7 @@
 #include "lib/model.h"
 #include "lib/wait.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ID 7
 #define MAX_SESSIONS 3
 #define MAX_EVENTS 16
@@ -212,179 +213,177 @@ static int run(struct fake *f, const struct sp_wait_cfg *cfg, struct sp_wait_ses
 	return run_n(f, cfg, s, 1, end);
 }
 
-/* ---- one session ---------------------------------------------------------- */
+/* ---- scenarios --------------------------------------------------------------- */
 
-/* Progress drives it: the end is seen when it happens, confirmed by one GET. */
-START_TEST(test_progress_to_done)
+/* An expectation: CK(v) checks v, 0 (left out) checks nothing. */
+#define CK(v) ((v) + 1)
+/* A session that never stops (stop_delay). */
+#define NEVER (-1)
+#define CHECKED(x) ((x) != 0)
+#define WANT(x) ((x) - 1)
+
+#define RUNNING SPARKPERF_LAT_STATE_RUNNING
+#define DONE SPARKPERF_LAT_STATE_DONE
+#define FAILED SPARKPERF_LAT_STATE_FAILED
+#define STOPPED SPARKPERF_LAT_STATE_STOPPED
+
+/* Session sess is in state from time from on (GET). */
+#define PHASE(sess, from, state) { true, sess, from, state }
+/* At time at, a progress message of session ID + sess (99: not ours). */
+#define PROGRESS(at, sess, state) { true, at, EV_PROGRESS, sess, state }
+#define EVENT(at, type) { true, at, type, 0, 0 }
+
+/* A scripted kernel, how the loop is run, and what it must come to. */
+struct scenario {
+	const char *what;
+	size_t n;				/* sessions, ids ID, ID + 1, ... */
+	bool progress;				/* the group was joined */
+	int64_t stop_delay;			/* CK(): after STOP, STOPPED; NEVER: never */
+	unsigned int signals;			/* before the loop starts */
+	struct { bool set; int sess; int64_t from; uint8_t state; } phase[6];
+	struct { bool set; int64_t at; enum ev_type type; uint32_t sess; uint8_t state; } ev[8];
+	enum sp_wait_end end;
+	int64_t now;
+	int get_calls, get_calls_min, stop_calls, recv_notes, shows_min;	/* CK() */
+	int64_t stopped_at0;			/* CK() */
+	int gets[MAX_SESSIONS], stops[MAX_SESSIONS];	/* CK() */
+	int state[MAX_SESSIONS], final[MAX_SESSIONS];	/* CK() */
+};
+
+static const struct scenario scenarios[] = {
+	{ "progress drives it: the end seen when it happens, confirmed by one GET",
+	  1, true, 0, 0,
+	  { PHASE(0, 0, SPARKPERF_LAT_STATE_CONNECTING), PHASE(0, 50, RUNNING),
+	    PHASE(0, 2500, DONE) },
+	  { PROGRESS(50, 0, RUNNING), PROGRESS(1050, 99 - ID, RUNNING),
+	    PROGRESS(1050, 0, RUNNING), PROGRESS(2050, 0, RUNNING), PROGRESS(2500, 0, DONE) },
+	  SP_WAIT_FINAL, 2500, .get_calls = CK(1), .stop_calls = CK(0), .recv_notes = CK(4),
+	  .shows_min = CK(4), .state = { CK(DONE) }, .final = { CK(true) } },
+	{ "a final state in progress that GET does not confirm (a stale message)",
+	  1, true, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 3000, DONE) },
+	  { PROGRESS(10, 0, DONE), PROGRESS(3000, 0, DONE) },
+	  SP_WAIT_FINAL, 3000, .get_calls = CK(2) },
+	{ "without the group, GET every poll_ms",
+	  1, false, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 3300, FAILED) }, { { false } },
+	  SP_WAIT_FINAL, 4000, .get_calls = CK(4), .state = { CK(FAILED) } },
+	{ "a lost progress message (ENOBUFS): GET at once, which sees the end",
+	  1, true, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 1200, DONE) }, { EVENT(1200, EV_LOST) },
+	  SP_WAIT_FINAL, 1200, .get_calls = CK(1) },
+	{ "Ctrl-C: STOP once, then the session ends (progress says so); one GET right "
+	  "after the stop, one to confirm the end",
+	  1, true, 0, 0,
+	  { PHASE(0, 0, RUNNING) }, { EVENT(1500, EV_SIGNAL), PROGRESS(1600, 0, STOPPED) },
+	  SP_WAIT_FINAL, 1600, .get_calls = CK(2), .stop_calls = CK(1), .stopped_at0 = CK(1500),
+	  .state = { CK(STOPPED) } },
+	{ "Ctrl-C, and the kernel never ends the session: give up after stop_wait_ms",
+	  1, true, NEVER, 0,
+	  { PHASE(0, 0, RUNNING) }, { EVENT(1000, EV_SIGNAL) },
+	  SP_WAIT_GAVE_UP, 11000, .stop_calls = CK(1), .state = { CK(RUNNING) } },
+	{ "the same without progress: the same deadline, polled every second meanwhile",
+	  1, false, NEVER, 0,
+	  { PHASE(0, 0, RUNNING) }, { EVENT(1000, EV_SIGNAL) },
+	  SP_WAIT_GAVE_UP, 11000, .get_calls_min = CK(10) },
+	{ "a second Ctrl-C: stop waiting at once",
+	  1, true, NEVER, 0,
+	  { PHASE(0, 0, RUNNING) }, { EVENT(1000, EV_SIGNAL), EVENT(2500, EV_SIGNAL) },
+	  SP_WAIT_ABANDONED, 2500, .stop_calls = CK(1) },
+	{ "a signal before the loop starts: stopped at once",
+	  1, true, CK(0), 1,
+	  { PHASE(0, 0, SPARKPERF_LAT_STATE_CONNECTING) }, { { false } },
+	  SP_WAIT_FINAL, 0, .stop_calls = CK(1), .state = { CK(STOPPED) } },
+	{ "both end on their own: each confirmed by one GET when progress says so, the "
+	  "first not asked again once it ended",
+	  2, true, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 2000, DONE), PHASE(1, 0, RUNNING),
+	    PHASE(1, 2100, DONE) },
+	  { PROGRESS(500, 1, RUNNING), PROGRESS(500, 0, RUNNING), PROGRESS(2000, 0, DONE),
+	    PROGRESS(2100, 1, DONE) },
+	  SP_WAIT_FINAL, 2100, .gets = { CK(1), CK(1) }, .state = { CK(DONE), CK(DONE) },
+	  .final = { CK(true), CK(true) } },
+	{ "one fails early; the other runs on to its end, polled at 5 s and 10 s, then "
+	  "confirmed",
+	  2, true, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 12000, DONE), PHASE(1, 0, RUNNING),
+	    PHASE(1, 100, FAILED) },
+	  { PROGRESS(100, 1, FAILED), PROGRESS(12000, 0, DONE) },
+	  SP_WAIT_FINAL, 12000, .stop_calls = CK(0), .gets = { CK(3), CK(1) },
+	  .state = { CK(DONE), CK(FAILED) } },
+	{ "Ctrl-C stops every session still running (not the failed one), and waits for "
+	  "all of them",
+	  3, true, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(1, 0, RUNNING), PHASE(1, 200, FAILED),
+	    PHASE(2, 0, RUNNING) },
+	  { PROGRESS(200, 1, FAILED), EVENT(1000, EV_SIGNAL), PROGRESS(1100, 0, STOPPED),
+	    PROGRESS(1100, 2, STOPPED) },
+	  SP_WAIT_FINAL, 1100, .stop_calls = CK(2), .stops = { CK(1), CK(0), CK(1) },
+	  .state = { CK(STOPPED), 0, CK(STOPPED) } },
+	{ "without the group: every session polled every second until all ended",
+	  2, false, 0, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(0, 1500, DONE), PHASE(1, 0, RUNNING),
+	    PHASE(1, 2500, DONE) }, { { false } },
+	  SP_WAIT_FINAL, 3000, .gets = { CK(2), CK(3) } },
+	{ "one session never stops: the others' ends do not end the wait",
+	  2, true, NEVER, 0,
+	  { PHASE(0, 0, RUNNING), PHASE(1, 0, RUNNING), PHASE(1, 1200, STOPPED) },
+	  { EVENT(1000, EV_SIGNAL), PROGRESS(1200, 1, STOPPED) },
+	  SP_WAIT_GAVE_UP, 11000, .final = { CK(false), CK(true) } },
+};
+
+START_TEST(test_scenario)
 {
+	const struct scenario *sc = &scenarios[_i];
+	struct sp_wait_session s[MAX_SESSIONS];
 	enum sp_wait_end end = SP_WAIT_ABANDONED;
-	struct sp_wait_session s;
 	struct fake f;
+	size_t i;
 
 	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_CONNECTING);
-	add_phase(&f, 0, 50, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 2500, SPARKPERF_LAT_STATE_DONE);
-	add_progress(&f, 50, ID, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 1050, 99, SPARKPERF_LAT_STATE_RUNNING);	/* not ours */
-	add_progress(&f, 1050, ID, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 2050, ID, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 2500, ID, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 2500);
-	ck_assert_int_eq(f.get_calls, 1);
-	ck_assert_int_eq(f.stop_calls, 0);
-	ck_assert_int_eq(f.recv_notes, 4);
-	ck_assert_uint_eq(s.state, SPARKPERF_LAT_STATE_DONE);
-	ck_assert(s.final);
-	ck_assert_int_ge(f.shows, 4);
+	if (sc->stop_delay == NEVER)
+		f.stop_delay = -1;
+	else if (CHECKED(sc->stop_delay))
+		f.stop_delay = WANT(sc->stop_delay);
+	f.signals = sc->signals;
+	for (i = 0; i < ARRAY_SIZE(sc->phase) && sc->phase[i].set; i++)
+		add_phase(&f, sc->phase[i].sess, sc->phase[i].from, sc->phase[i].state);
+	for (i = 0; i < ARRAY_SIZE(sc->ev) && sc->ev[i].set; i++) {
+		if (sc->ev[i].type == EV_PROGRESS)
+			add_progress(&f, sc->ev[i].at, ID + sc->ev[i].sess, sc->ev[i].state);
+		else
+			add_event(&f, sc->ev[i].at, sc->ev[i].type);
+	}
+	ck_assert_msg(run_n(&f, sc->progress ? &with_progress : &without_progress, s, sc->n,
+			    &end) == 0, "%s", sc->what);
+	ck_assert_msg(end == sc->end, "%s: end %d", sc->what, end);
+	ck_assert_msg(f.now == sc->now, "%s: now %lld", sc->what, (long long)f.now);
+	if (CHECKED(sc->get_calls))
+		ck_assert_int_eq(f.get_calls, WANT(sc->get_calls));
+	if (CHECKED(sc->get_calls_min))
+		ck_assert_int_ge(f.get_calls, WANT(sc->get_calls_min));
+	if (CHECKED(sc->stop_calls))
+		ck_assert_int_eq(f.stop_calls, WANT(sc->stop_calls));
+	if (CHECKED(sc->recv_notes))
+		ck_assert_int_eq(f.recv_notes, WANT(sc->recv_notes));
+	if (CHECKED(sc->shows_min))
+		ck_assert_int_ge(f.shows, WANT(sc->shows_min));
+	if (CHECKED(sc->stopped_at0))
+		ck_assert_int_eq(f.stopped_at[0], WANT(sc->stopped_at0));
+	for (i = 0; i < sc->n; i++) {
+		if (CHECKED(sc->gets[i]))
+			ck_assert_int_eq(f.gets[i], WANT(sc->gets[i]));
+		if (CHECKED(sc->stops[i]))
+			ck_assert_int_eq(f.stops[i], WANT(sc->stops[i]));
+		if (CHECKED(sc->state[i]))
+			ck_assert_uint_eq(s[i].state, WANT(sc->state[i]));
+		if (CHECKED(sc->final[i]))
+			ck_assert_int_eq(s[i].final, WANT(sc->final[i]));
+	}
 }
 END_TEST
 
-/* A final state in progress that GET does not confirm (a stale message). */
-START_TEST(test_progress_final_unconfirmed)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 3000, SPARKPERF_LAT_STATE_DONE);
-	add_progress(&f, 10, ID, SPARKPERF_LAT_STATE_DONE);
-	add_progress(&f, 3000, ID, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 3000);
-	ck_assert_int_eq(f.get_calls, 2);
-}
-END_TEST
-
-/* Without the group, GET every poll_ms. */
-START_TEST(test_polling_only)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 3300, SPARKPERF_LAT_STATE_FAILED);
-	ck_assert_int_eq(run(&f, &without_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 4000);
-	ck_assert_int_eq(f.get_calls, 4);
-	ck_assert_uint_eq(s.state, SPARKPERF_LAT_STATE_FAILED);
-}
-END_TEST
-
-/* A lost progress message (ENOBUFS): GET at once, which sees the end. */
-START_TEST(test_progress_lost)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 1200, SPARKPERF_LAT_STATE_DONE);
-	add_event(&f, 1200, EV_LOST);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 1200);
-	ck_assert_int_eq(f.get_calls, 1);
-}
-END_TEST
-
-/* Ctrl-C: STOP once, then the session ends (progress says so). */
-START_TEST(test_sigint_stops)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_event(&f, 1500, EV_SIGNAL);
-	add_progress(&f, 1600, ID, SPARKPERF_LAT_STATE_STOPPED);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.stop_calls, 1);
-	ck_assert_int_eq(f.stopped_at[0], 1500);
-	ck_assert_int_eq(f.now, 1600);
-	/* one GET right after the stop, one to confirm the end */
-	ck_assert_int_eq(f.get_calls, 2);
-	ck_assert_uint_eq(s.state, SPARKPERF_LAT_STATE_STOPPED);
-}
-END_TEST
-
-/* Ctrl-C, and the kernel never ends the session: give up after stop_wait_ms. */
-START_TEST(test_sigint_no_stop)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	f.stop_delay = -1;
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_event(&f, 1000, EV_SIGNAL);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_GAVE_UP);
-	ck_assert_int_eq(f.stop_calls, 1);
-	ck_assert_int_eq(f.now, 11000);
-	ck_assert_uint_eq(s.state, SPARKPERF_LAT_STATE_RUNNING);
-
-	/* without progress: the same deadline, polled every second meanwhile */
-	fake_init(&f);
-	f.stop_delay = -1;
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_event(&f, 1000, EV_SIGNAL);
-	ck_assert_int_eq(run(&f, &without_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_GAVE_UP);
-	ck_assert_int_eq(f.now, 11000);
-	ck_assert_int_ge(f.get_calls, 10);
-}
-END_TEST
-
-/* A second Ctrl-C: stop waiting at once. */
-START_TEST(test_sigint_twice)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	f.stop_delay = -1;
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_event(&f, 1000, EV_SIGNAL);
-	add_event(&f, 2500, EV_SIGNAL);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_ABANDONED);
-	ck_assert_int_eq(f.stop_calls, 1);
-	ck_assert_int_eq(f.now, 2500);
-}
-END_TEST
-
-/* A signal before the loop starts: stopped at once. */
-START_TEST(test_signal_before)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s;
-	struct fake f;
-
-	fake_init(&f);
-	f.signals = 1;
-	f.stop_delay = 0;
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_CONNECTING);
-	ck_assert_int_eq(run(&f, &with_progress, &s, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.stop_calls, 1);
-	ck_assert_int_eq(f.now, 0);
-	ck_assert_uint_eq(s.state, SPARKPERF_LAT_STATE_STOPPED);
-}
-END_TEST
+/* ---- errors and notes ------------------------------------------------------ */
 
 START_TEST(test_errors)
 {
@@ -418,133 +417,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-/* ---- several sessions ------------------------------------------------------ */
-
-/* Both end on their own: each confirmed by one GET when progress says so. */
-START_TEST(test_two_progress)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s[2];
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 2000, SPARKPERF_LAT_STATE_DONE);
-	add_phase(&f, 1, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 2100, SPARKPERF_LAT_STATE_DONE);
-	add_progress(&f, 500, ID + 1, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 500, ID, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 2000, ID, SPARKPERF_LAT_STATE_DONE);
-	add_progress(&f, 2100, ID + 1, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(run_n(&f, &with_progress, s, 2, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 2100);
-	/* the first is not asked again once it ended */
-	ck_assert_int_eq(f.gets[0], 1);
-	ck_assert_int_eq(f.gets[1], 1);
-	ck_assert(s[0].final && s[1].final);
-	ck_assert_uint_eq(s[0].state, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_uint_eq(s[1].state, SPARKPERF_LAT_STATE_DONE);
-}
-END_TEST
-
-/* One fails early; the other runs on to its end, polled meanwhile. */
-START_TEST(test_one_fails)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s[2];
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 12000, SPARKPERF_LAT_STATE_DONE);
-	add_phase(&f, 1, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 100, SPARKPERF_LAT_STATE_FAILED);
-	add_progress(&f, 100, ID + 1, SPARKPERF_LAT_STATE_FAILED);
-	add_progress(&f, 12000, ID, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(run_n(&f, &with_progress, s, 2, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 12000);
-	ck_assert_int_eq(f.gets[1], 1);
-	/* the safety-net polls at 5 s and 10 s, then the confirmation */
-	ck_assert_int_eq(f.gets[0], 3);
-	ck_assert_uint_eq(s[1].state, SPARKPERF_LAT_STATE_FAILED);
-	ck_assert_uint_eq(s[0].state, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(f.stop_calls, 0);
-}
-END_TEST
-
-/* Ctrl-C stops every session still running, and waits for all of them. */
-START_TEST(test_sigint_stops_all)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s[3];
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 200, SPARKPERF_LAT_STATE_FAILED);
-	add_phase(&f, 2, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_progress(&f, 200, ID + 1, SPARKPERF_LAT_STATE_FAILED);
-	add_event(&f, 1000, EV_SIGNAL);
-	add_progress(&f, 1100, ID, SPARKPERF_LAT_STATE_STOPPED);
-	add_progress(&f, 1100, ID + 2, SPARKPERF_LAT_STATE_STOPPED);
-	ck_assert_int_eq(run_n(&f, &with_progress, s, 3, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	/* not the failed one */
-	ck_assert_int_eq(f.stop_calls, 2);
-	ck_assert_int_eq(f.stops[0], 1);
-	ck_assert_int_eq(f.stops[1], 0);
-	ck_assert_int_eq(f.stops[2], 1);
-	ck_assert_int_eq(f.now, 1100);
-	ck_assert_uint_eq(s[0].state, SPARKPERF_LAT_STATE_STOPPED);
-	ck_assert_uint_eq(s[2].state, SPARKPERF_LAT_STATE_STOPPED);
-}
-END_TEST
-
-/* Without the group: every session polled every second until all ended. */
-START_TEST(test_two_polling)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s[2];
-	struct fake f;
-
-	fake_init(&f);
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 0, 1500, SPARKPERF_LAT_STATE_DONE);
-	add_phase(&f, 1, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 2500, SPARKPERF_LAT_STATE_DONE);
-	ck_assert_int_eq(run_n(&f, &without_progress, s, 2, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_FINAL);
-	ck_assert_int_eq(f.now, 3000);
-	ck_assert_int_eq(f.gets[0], 2);
-	ck_assert_int_eq(f.gets[1], 3);
-}
-END_TEST
-
-/* One session never stops: the others' ends do not end the wait. */
-START_TEST(test_two_one_stuck)
-{
-	enum sp_wait_end end;
-	struct sp_wait_session s[2];
-	struct fake f;
-
-	fake_init(&f);
-	f.stop_delay = -1;
-	add_phase(&f, 0, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 0, SPARKPERF_LAT_STATE_RUNNING);
-	add_phase(&f, 1, 1200, SPARKPERF_LAT_STATE_STOPPED);
-	add_event(&f, 1000, EV_SIGNAL);
-	add_progress(&f, 1200, ID + 1, SPARKPERF_LAT_STATE_STOPPED);
-	ck_assert_int_eq(run_n(&f, &with_progress, s, 2, &end), 0);
-	ck_assert_int_eq(end, SP_WAIT_GAVE_UP);
-	ck_assert_int_eq(f.now, 11000);
-	ck_assert(s[1].final);
-	ck_assert(!s[0].final);
-}
-END_TEST
-
 START_TEST(test_note)
 {
 	struct sp_wait_session s[2] = {
@@ -567,25 +439,13 @@ END_TEST
 static Suite *wait_suite(void)
 {
 	Suite *s = suite_create("wait");
-	TCase *tc = tcase_create("one");
+	TCase *tc = tcase_create("scenarios");
 
-	tcase_add_test(tc, test_progress_to_done);
-	tcase_add_test(tc, test_progress_final_unconfirmed);
-	tcase_add_test(tc, test_polling_only);
-	tcase_add_test(tc, test_progress_lost);
-	tcase_add_test(tc, test_sigint_stops);
-	tcase_add_test(tc, test_sigint_no_stop);
-	tcase_add_test(tc, test_sigint_twice);
-	tcase_add_test(tc, test_signal_before);
-	tcase_add_test(tc, test_errors);
+	tcase_add_loop_test(tc, test_scenario, 0, ARRAY_SIZE(scenarios));
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("several");
-	tcase_add_test(tc, test_two_progress);
-	tcase_add_test(tc, test_one_fails);
-	tcase_add_test(tc, test_sigint_stops_all);
-	tcase_add_test(tc, test_two_polling);
-	tcase_add_test(tc, test_two_one_stuck);
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_note);
 	suite_add_tcase(s, tc);
 	return s;

@@ -23,6 +23,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
+#include "session/sessionnl.h"
 #include "testutil.h"
 
 
@@ -179,31 +180,6 @@ START_TEST(test_run_invalid)
 	ck_assert_int_eq(sp_nl_bw_run_msg(FAMILY, &c, &msg), -EINVAL);
 	strcpy(c.dev, "rxe0");
 	ck_assert_int_eq(sp_nl_bw_run_msg(FAMILY, &c, &msg), 0);
-	nlmsg_free(msg);
-}
-END_TEST
-
-START_TEST(test_stop_get)
-{
-	struct nlattr *tb[SPARKPERF_A_BW_MAX + 1];
-	struct nl_msg *msg;
-
-	ck_assert_int_eq(sp_nl_bw_stop_msg(FAMILY, 42, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_BW_MAX, SPARKPERF_CMD_BW_STOP, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	assert_attr(tb, SPARKPERF_A_BW_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_BW_ID]), 42);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_bw_get_msg(FAMILY, true, 43, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_BW_MAX, SPARKPERF_CMD_BW_GET, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_BW_ID]), 43);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_bw_get_msg(FAMILY, false, 0, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_BW_MAX, SPARKPERF_CMD_BW_GET, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 0);
 	nlmsg_free(msg);
 }
 END_TEST
@@ -634,7 +610,6 @@ static Suite *bwnl_suite(void)
 	tcase_add_test(tc, test_run_minimal);
 	tcase_add_loop_test(tc, test_run_each_option, 0, 14);
 	tcase_add_test(tc, test_run_invalid);
-	tcase_add_test(tc, test_stop_get);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("parse");

@@ -17,7 +17,7 @@
 
 #include "lib/model.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "session/bwprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

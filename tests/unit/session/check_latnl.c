@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netlink messages of the server and lat objects (user/nl.c) without a
+ * Netlink messages of the lat object (session/sessionnl.c) without a
  * socket: requests are built and inspected attribute by attribute (type and
  * length as the uapi header documents them), canned kernel answers are
  * parsed and fed to the reply state machine and the progress group feed.
@@ -21,7 +21,8 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "session/sessionnl.h"
+#include "session/latprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -133,79 +134,6 @@ START_TEST(test_build_lat_run_invalid)
 	ck_assert_int_eq(sp_nl_lat_run_msg(FAMILY, &c, &msg), -EINVAL);
 	strcpy(c.dev, "rxe0");
 	ck_assert_int_eq(sp_nl_lat_run_msg(FAMILY, &c, &msg), 0);
-	nlmsg_free(msg);
-}
-END_TEST
-
-START_TEST(test_build_lat_others)
-{
-	struct nlattr *tb[SPARKPERF_A_LAT_MAX + 1];
-	struct nl_msg *msg;
-
-	ck_assert_int_eq(sp_nl_lat_stop_msg(FAMILY, 42, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_STOP, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	assert_attr(tb, SPARKPERF_A_LAT_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 42);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_get_msg(FAMILY, true, 42, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_GET, NLM_F_ACK);
-	assert_attr(tb, SPARKPERF_A_LAT_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 42);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_get_msg(FAMILY, false, 0, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_GET, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 0);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_lat_samples_msg(FAMILY, 9, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_LAT_MAX, SPARKPERF_CMD_LAT_SAMPLES, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 1);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_LAT_ID]), 9);
-	nlmsg_free(msg);
-}
-END_TEST
-
-START_TEST(test_build_server)
-{
-	struct nlattr *tb[SPARKPERF_A_SERVER_MAX + 1];
-	struct sp_addr a = addr4("192.168.200.13"), any = { 0 };
-	static const uint8_t raw[4] = { 192, 168, 200, 13 };
-	struct nl_msg *msg;
-
-	ck_assert_int_eq(sp_nl_server_start_msg(FAMILY, &a, true, 18600, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_SERVER_MAX, SPARKPERF_CMD_SERVER_START, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 2);
-	assert_attr(tb, SPARKPERF_A_SERVER_ADDR, 4);
-	ck_assert_mem_eq(nla_data(tb[SPARKPERF_A_SERVER_ADDR]), raw, 4);
-	assert_attr(tb, SPARKPERF_A_SERVER_PORT, 2);
-	ck_assert_uint_eq(nla_get_u16(tb[SPARKPERF_A_SERVER_PORT]), 18600);
-	nlmsg_free(msg);
-
-	/* any address, default port: no attributes at all */
-	ck_assert_int_eq(sp_nl_server_start_msg(FAMILY, &any, false, 0, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_SERVER_MAX, SPARKPERF_CMD_SERVER_START, NLM_F_ACK);
-	ck_assert_int_eq(count_attrs(msg), 0);
-	nlmsg_free(msg);
-	ck_assert_int_eq(sp_nl_server_start_msg(FAMILY, NULL, false, 0, &msg), 0);
-	ck_assert_int_eq(count_attrs(msg), 0);
-	nlmsg_free(msg);
-	ck_assert_int_eq(sp_nl_server_start_msg(FAMILY, NULL, true, 0, &msg), -EINVAL);
-
-	ck_assert_int_eq(sp_nl_server_stop_msg(FAMILY, true, 3, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_SERVER_MAX, SPARKPERF_CMD_SERVER_STOP, NLM_F_ACK);
-	assert_attr(tb, SPARKPERF_A_SERVER_ID, 4);
-	ck_assert_uint_eq(nla_get_u32(tb[SPARKPERF_A_SERVER_ID]), 3);
-	nlmsg_free(msg);
-	ck_assert_int_eq(sp_nl_server_stop_msg(FAMILY, false, 0, &msg), 0);
-	ck_assert_int_eq(count_attrs(msg), 0);
-	nlmsg_free(msg);
-
-	ck_assert_int_eq(sp_nl_server_get_msg(FAMILY, &msg), 0);
-	req_parse(msg, tb, SPARKPERF_A_SERVER_MAX, SPARKPERF_CMD_SERVER_GET, NLM_F_DUMP);
-	ck_assert_int_eq(count_attrs(msg), 0);
 	nlmsg_free(msg);
 }
 END_TEST
@@ -417,47 +345,6 @@ START_TEST(test_parse_lat_failed)
 	ck_assert_uint_eq(l.cfg.peer.len, 0);
 	ck_assert(!l.cfg.has_dev && !l.cfg.has_cpu && !l.has_clock_res);
 	sp_lat_free(&l);
-	nlmsg_free(m);
-}
-END_TEST
-
-START_TEST(test_parse_server)
-{
-	struct nl_msg *m = genl_new(SPARKPERF_CMD_SERVER_GET, NLM_F_MULTI);
-	char buf[SP_ADDR_STRLEN];
-	struct sp_server s;
-	uint8_t v6[16];
-
-	ck_assert_int_eq(inet_pton(AF_INET6, "fd00::13", v6), 1);
-	nla_put_u32(m, SPARKPERF_A_SERVER_ID, 2);
-	nla_put(m, SPARKPERF_A_SERVER_ADDR, 16, v6);
-	nla_put_u16(m, SPARKPERF_A_SERVER_PORT, 18521);
-	nla_put_u32(m, SPARKPERF_A_SERVER_ACTIVE, 1);
-	nla_put(m, SPARKPERF_A_SERVER_PAD, 0, NULL);
-	nla_put_u64(m, SPARKPERF_A_SERVER_SERVED, 5000000000ULL);
-	ck_assert_int_eq(sp_nl_parse_server(nlmsg_hdr(m), &s, NULL), 0);
-	ck_assert_uint_eq(s.id, 2);
-	ck_assert_uint_eq(s.addr.len, 16);
-	ck_assert_str_eq(sp_fmt_addr(&s.addr, buf, sizeof(buf)), "fd00::13");
-	ck_assert_uint_eq(s.port, 18521);
-	ck_assert_uint_eq(s.active, 1);
-	ck_assert_uint_eq(s.served, 5000000000ULL);
-	nlmsg_free(m);
-
-	/* listening on any address: no ADDR */
-	m = genl_new(SPARKPERF_CMD_SERVER_GET, 0);
-	nla_put_u32(m, SPARKPERF_A_SERVER_ID, 1);
-	nla_put_u16(m, SPARKPERF_A_SERVER_PORT, 18520);
-	ck_assert_int_eq(sp_nl_parse_server(nlmsg_hdr(m), &s, NULL), 0);
-	ck_assert_uint_eq(s.addr.len, 0);
-	ck_assert_str_eq(sp_fmt_addr(&s.addr, buf, sizeof(buf)), "any");
-	ck_assert_uint_eq(s.active, 0);
-	nlmsg_free(m);
-
-	/* no port: malformed */
-	m = genl_new(SPARKPERF_CMD_SERVER_GET, 0);
-	nla_put_u32(m, SPARKPERF_A_SERVER_ID, 1);
-	ck_assert_int_eq(sp_nl_parse_server(nlmsg_hdr(m), &s, NULL), -EBADMSG);
 	nlmsg_free(m);
 }
 END_TEST
@@ -760,7 +647,7 @@ START_TEST(test_progress_feed)
 	m[3] = genl_new(SPARKPERF_CMD_DEV_DEL, 0);
 	m[4] = progress_msg(7, SPARKPERF_LAT_STATE_DONE, 2000, false);
 	len = datagram(buf, sizeof(buf), m, 5);
-	ck_assert_int_eq(sp_nl_progress_feed(&nl, buf, len, collect_progress, &s), 0);
+	ck_assert_int_eq(sp_nl_lat_progress_feed(&nl, buf, len, collect_progress, &s), 0);
 	ck_assert_int_eq(s.n, 3);
 	ck_assert_uint_eq(nl.bad_progress, 1);
 	ck_assert_uint_eq(s.p[0].id, 7);
@@ -775,7 +662,7 @@ START_TEST(test_progress_feed)
 	m[0] = progress_msg(7, SPARKPERF_LAT_STATE_RUNNING, 1, false);
 	m[1] = progress_msg(7, SPARKPERF_LAT_STATE_RUNNING, 2, false);
 	len = datagram(buf, sizeof(buf), m, 2);
-	ck_assert_int_eq(sp_nl_progress_feed(&nl, buf, len, collect_progress, &s), 1);
+	ck_assert_int_eq(sp_nl_lat_progress_feed(&nl, buf, len, collect_progress, &s), 1);
 	ck_assert_int_eq(s.n, 1);
 }
 END_TEST
@@ -822,15 +709,12 @@ static Suite *latnl_suite(void)
 	tcase_add_test(tc, test_build_lat_run_full);
 	tcase_add_test(tc, test_build_lat_run_minimal);
 	tcase_add_test(tc, test_build_lat_run_invalid);
-	tcase_add_test(tc, test_build_lat_others);
-	tcase_add_test(tc, test_build_server);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_parse_lat);
 	tcase_add_loop_test(tc, test_parse_lat_malformed, BAD_NO_ID, BAD_MAX);
 	tcase_add_test(tc, test_parse_lat_failed);
-	tcase_add_test(tc, test_parse_server);
 	tcase_add_test(tc, test_parse_progress);
 	suite_add_tcase(s, tc);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output of the server and lat objects (user/print.c), captured in memory:
- * the latency table (header and rows), the JSON results parsed back with
- * json-c, the server and session lists, the progress line.
+ * Output of the lat object (session/latprint.c), captured in memory: the
+ * latency table (header and rows), the JSON results parsed back with
+ * json-c, the session list, the progress line.
  */
 #include <check.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 
 #include "lib/model.h"
 #include "lib/parse.h"
-#include "lib/show.h"
+#include "session/latprint.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -452,57 +452,6 @@ START_TEST(test_lat_show)
 }
 END_TEST
 
-START_TEST(test_servers)
-{
-	struct sp_server s[2] = {
-		{ .id = 1, .port = 18520 },
-		{ .id = 2, .port = 18521, .active = 1, .served = 42 },
-	};
-	json_object *doc;
-	struct capture c;
-	char *out;
-
-	ck_assert_int_eq(sp_parse_addr("192.168.200.13", &s[1].addr), 0);
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_server(&s[0]), 0);
-	ck_assert_int_eq(sp_print_server(&s[1]), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "server 1 listening on any port 18520\n"
-			 "server 2 listening on 192.168.200.13 port 18521\n");
-	free(out);
-
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_servers(s, 2), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "ID  ADDR            PORT   ACTIVE  SERVED\n"
-			 "1   any             18520  0       0\n"
-			 "2   192.168.200.13  18521  1       42\n");
-	free(out);
-
-	cap_start(&c, true, false);
-	ck_assert_int_eq(sp_print_server(&s[0]), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"served\":0}\n");
-	free(out);
-
-	cap_start(&c, true, false);
-	ck_assert_int_eq(sp_print_servers(s, 2), 0);
-	out = cap_end(&c);
-	doc = json_tokener_parse(out);
-	ck_assert_uint_eq(json_object_array_length(doc), 2);
-	assert_str(json_object_array_get_idx(doc, 1), "addr", "192.168.200.13");
-	assert_int(json_object_array_get_idx(doc, 1), "served", 42);
-	json_object_put(doc);
-	free(out);
-
-	cap_start(&c, true, false);
-	ck_assert_int_eq(sp_print_servers(NULL, 0), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "[]\n");
-	free(out);
-}
-END_TEST
-
 START_TEST(test_progress_line)
 {
 	struct sp_lat_progress p = { .id = 7, .state = SPARKPERF_LAT_STATE_CONNECTING };
@@ -575,7 +524,6 @@ static Suite *latprint_suite(void)
 
 	tc = tcase_create("lists");
 	tcase_add_test(tc, test_lat_show);
-	tcase_add_test(tc, test_servers);
 	suite_add_tcase(s, tc);
 	return s;
 }

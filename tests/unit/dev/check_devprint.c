@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Text and JSON output of sparkperf-ctl (user/print.c), captured in memory. */
+/*
+ * Output of the dev and server objects (dev/devprint.c, dev/serverprint.c),
+ * captured in memory: the device table and JSON, events, the server lines
+ * and list.
+ */
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
@@ -9,8 +13,11 @@
 #include <json-c/json.h>
 #include <linux/if.h>
 
+#include "dev/devprint.h"
+#include "dev/serverprint.h"
 #include "lib/model.h"
-#include "lib/show.h"
+#include "lib/parse.h"
+#include "lib/print.h"
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -424,6 +431,59 @@ START_TEST(test_json_unknown_speed)
 }
 END_TEST
 
+/* ---- servers ----------------------------------------------------------- */
+
+START_TEST(test_servers)
+{
+	struct sp_server s[2] = {
+		{ .id = 1, .port = 18520 },
+		{ .id = 2, .port = 18521, .active = 1, .served = 42 },
+	};
+	json_object *doc;
+	struct capture c;
+	char *out;
+
+	ck_assert_int_eq(sp_parse_addr("192.168.200.13", &s[1].addr), 0);
+	cap_start(&c, false, false);
+	ck_assert_int_eq(sp_print_server(&s[0]), 0);
+	ck_assert_int_eq(sp_print_server(&s[1]), 0);
+	out = cap_end(&c);
+	ck_assert_str_eq(out, "server 1 listening on any port 18520\n"
+			 "server 2 listening on 192.168.200.13 port 18521\n");
+	free(out);
+
+	cap_start(&c, false, false);
+	ck_assert_int_eq(sp_print_servers(s, 2), 0);
+	out = cap_end(&c);
+	ck_assert_str_eq(out, "ID  ADDR            PORT   ACTIVE  SERVED\n"
+			 "1   any             18520  0       0\n"
+			 "2   192.168.200.13  18521  1       42\n");
+	free(out);
+
+	cap_start(&c, true, false);
+	ck_assert_int_eq(sp_print_server(&s[0]), 0);
+	out = cap_end(&c);
+	ck_assert_str_eq(out, "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"served\":0}\n");
+	free(out);
+
+	cap_start(&c, true, false);
+	ck_assert_int_eq(sp_print_servers(s, 2), 0);
+	out = cap_end(&c);
+	doc = json_tokener_parse(out);
+	ck_assert_uint_eq(json_object_array_length(doc), 2);
+	assert_str(json_object_array_get_idx(doc, 1), "addr", "192.168.200.13");
+	assert_int(json_object_array_get_idx(doc, 1), "served", 42);
+	json_object_put(doc);
+	free(out);
+
+	cap_start(&c, true, false);
+	ck_assert_int_eq(sp_print_servers(NULL, 0), 0);
+	out = cap_end(&c);
+	ck_assert_str_eq(out, "[]\n");
+	free(out);
+}
+END_TEST
+
 /* ---- events ------------------------------------------------------------- */
 
 START_TEST(test_event_json)
@@ -504,51 +564,9 @@ START_TEST(test_event_text)
 }
 END_TEST
 
-/* ---- version ------------------------------------------------------------ */
-
-START_TEST(test_version)
+static Suite *devprint_suite(void)
 {
-	struct sp_info info = { .version = "0.1.0", .kernel = "6.1.0-18-amd64",
-				.has_devices = true, .devices = 1 };
-	struct capture c;
-	json_object *doc, *mod;
-	char *out;
-
-	cap_start(&c, false, false);
-	ck_assert_int_eq(sp_print_version("0.1.0", &info, NULL), 0);
-	info.devices = 2;
-	ck_assert_int_eq(sp_print_version("0.1.0", &info, NULL), 0);
-	ck_assert_int_eq(sp_print_version("0.1.0-3-gabcdef", NULL, "not loaded"), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out,
-		"sparkperf-ctl 0.1.0\nmodule: 0.1.0 (kernel 6.1.0-18-amd64, 1 RDMA device)\n"
-		"sparkperf-ctl 0.1.0\nmodule: 0.1.0 (kernel 6.1.0-18-amd64, 2 RDMA devices)\n"
-		"sparkperf-ctl 0.1.0-3-gabcdef\nmodule: not loaded\n");
-	free(out);
-
-	cap_start(&c, true, false);
-	ck_assert_int_eq(sp_print_version("0.1.0", &info, NULL), 0);
-	out = cap_end(&c);
-	doc = json_tokener_parse(out);
-	assert_str(doc, "version", "0.1.0");
-	mod = get(doc, "module");
-	assert_str(mod, "version", "0.1.0");
-	assert_str(mod, "kernel", "6.1.0-18-amd64");
-	assert_int(mod, "devices", 2);
-	json_object_put(doc);
-	free(out);
-
-	cap_start(&c, true, false);
-	ck_assert_int_eq(sp_print_version("0.1.0", NULL, "not loaded"), 0);
-	out = cap_end(&c);
-	ck_assert_str_eq(out, "{\"version\":\"0.1.0\",\"module\":null,\"module_status\":\"not loaded\"}\n");
-	free(out);
-}
-END_TEST
-
-static Suite *print_suite(void)
-{
-	Suite *s = suite_create("print");
+	Suite *s = suite_create("devprint");
 	TCase *tc = tcase_create("text");
 
 	tcase_add_test(tc, test_text_table);
@@ -566,14 +584,17 @@ static Suite *print_suite(void)
 	tc = tcase_create("events");
 	tcase_add_test(tc, test_event_json);
 	tcase_add_test(tc, test_event_text);
-	tcase_add_test(tc, test_version);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("servers");
+	tcase_add_test(tc, test_servers);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(print_suite());
+	SRunner *sr = srunner_create(devprint_suite());
 	int failed;
 
 	srunner_run_all(sr, CK_NORMAL);
