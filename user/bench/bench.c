@@ -10,7 +10,7 @@
  * makes the same document from an output saved earlier.
  *
  * benchcmd.c builds the commands, benchrun.c runs them and reads sysfs,
- * benchparse.c reads their outputs, print.c prints the document.
+ * benchparse.c reads their outputs, benchprint.h prints the document.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +21,7 @@
 
 #include "benchcmd.h"
 #include "benchparse.h"
+#include "benchprint.h"
 #include "benchrun.h"
 #include "lib/cmd.h"
 #include "lib/err.h"

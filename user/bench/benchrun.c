@@ -628,6 +628,21 @@ uint64_t sp_bench_counter_scale(const char *name)
 	       4 : 1;
 }
 
+bool sp_bench_counter_is_bytes(const char *name)
+{
+	return strstr(name, "bytes") || sp_bench_counter_scale(name) != 1;
+}
+
+double sp_bench_counters_interval_s(const struct sp_bench_counters *c)
+{
+	return c->end_ns > c->start_ns ? (double)(c->end_ns - c->start_ns) / 1e9 : 0;
+}
+
+double sp_bench_gbit_per_s(uint64_t bytes, double secs)
+{
+	return (double)bytes * 8 / secs / 1e9;
+}
+
 /* ---- which devices ------------------------------------------------------------------------- */
 
 int sp_bench_route_netdev(const char *addr, char *ifname, size_t len)
