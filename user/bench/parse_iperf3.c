@@ -60,7 +60,8 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 		x = &r->streams[r->n_streams++];
 		ip_end(sp_bench_jget(st, "sender"), &x->sender);
 		ip_end(sp_bench_jget(st, "receiver"), &x->receiver);
-		x->socket = sp_bench_jnum(sp_bench_jget(st, "sender"), "socket", &v) ? (int64_t)v : -1;
+		x->socket = sp_bench_jnum(sp_bench_jget(st, "sender"), "socket", &v) ? (int64_t)v :
+			    -1;
 	}
 	ip_end(sp_bench_jget(end, "sum_sent"), &r->sum_sent);
 	ip_end(sp_bench_jget(end, "sum_received"), &r->sum_received);
@@ -130,8 +131,8 @@ static int ip_text_summary(struct sp_iperf3 *r, char *line)
 	if (!dash)
 		return 0;
 	*dash = '\0';
-	if (!sp_bench_num(tok[0], &start) || !sp_bench_num(dash + 1, &stop) || !ip_value(tok[2], tok[3], &bytes) ||
-	    !ip_value(tok[4], tok[5], &e.bits_per_second))
+	if (!sp_bench_num(tok[0], &start) || !sp_bench_num(dash + 1, &stop) ||
+	    !ip_value(tok[2], tok[3], &bytes) || !ip_value(tok[4], tok[5], &e.bits_per_second))
 		return 0;
 	e.seconds = stop - start;
 	e.bytes = (uint64_t)bytes;

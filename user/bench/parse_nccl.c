@@ -200,7 +200,8 @@ static int nccl_comment(struct sp_nccl *n, struct nccl_layout *l, char *t)
 		nccl_columns(n, l, t);
 	} else if ((v = strstr(t, "Out of bounds values"))) {
 		v = strchr(v, ':');
-		if (v && sp_bench_split(v + 1, tok, 2) == 2 && sp_bench_u64(tok[0], &n->out_of_bounds)) {
+		if (v && sp_bench_split(v + 1, tok, 2) == 2 &&
+		    sp_bench_u64(tok[0], &n->out_of_bounds)) {
 			n->has_out_of_bounds = true;
 			n->out_of_bounds_ok = !strcmp(tok[1], "OK");
 		}
@@ -297,10 +298,13 @@ static void nccl_json_half(json_object *o, struct sp_nccl_half *h)
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
 	/* -C 1 reports CPU time under another key */
-	h->has = (sp_bench_jnum(o, "time", &h->time_us) || sp_bench_jnum(o, "cpu_time", &h->time_us)) &&
-		 sp_bench_jnum(o, "alg_bw", &h->algbw_gb_per_s) && sp_bench_jnum(o, "bus_bw", &h->busbw_gb_per_s);
+	h->has = (sp_bench_jnum(o, "time", &h->time_us) ||
+		  sp_bench_jnum(o, "cpu_time", &h->time_us)) &&
+		 sp_bench_jnum(o, "alg_bw", &h->algbw_gb_per_s) &&
+		 sp_bench_jnum(o, "bus_bw", &h->busbw_gb_per_s);
 	w = sp_bench_jget(o, "nwrong");
-	h->has_wrong = w && !json_object_is_type(w, json_type_null) && sp_bench_jnum(o, "nwrong", &h->wrong);
+	h->has_wrong = w && !json_object_is_type(w, json_type_null) &&
+		       sp_bench_jnum(o, "nwrong", &h->wrong);
 }
 
 static int nccl_json_rows(struct sp_nccl *n, json_object *results)
@@ -376,7 +380,9 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 	n->json_version = sp_bench_jnum(doc, "version", &v) ? (int)v : 0;
 	n->nccl_version = (uint32_t)sp_bench_jnum_u64(doc, "nccl_version");
 	args = sp_bench_jget(doc, "args");
-	if (sp_bench_jarray_len(args) && (s = json_object_get_string(json_object_array_get_idx(args, 0)))) {
+	s = sp_bench_jarray_len(args) ? json_object_get_string(json_object_array_get_idx(args, 0)) :
+	    NULL;
+	if (s) {
 		const char *base = strrchr(s, '/');
 
 		sp_bench_copy_str(n->collective, sizeof(n->collective), base ? base + 1 : s);
@@ -568,8 +574,9 @@ int sp_nccl_judge(const struct sp_nccl *n, int exit_status, size_t hosts,
 	if (!hosts)
 		hosts = s.hosts;
 	/* mpirun's own failures have statuses of their own */
-	ret = sp_bench_judge_exit(exit_status, nccl_has_sig(n, "launch") || nccl_has_sig(n, "ssh") ? NULL :
-			 nccl_exit_meaning(exit_status), v);
+	ret = sp_bench_judge_exit(exit_status,
+				  nccl_has_sig(n, "launch") || nccl_has_sig(n, "ssh") ? NULL :
+				  nccl_exit_meaning(exit_status), v);
 	if (!ret)
 		ret = nccl_judge_sigs(n, v);
 	if (!ret && n->usage)
