@@ -111,6 +111,14 @@ static const char bench_usage[] =
 	{ .key = "trace", .type = SP_KV_FLAG, .dst = &(c)->trace }, \
 	{ .key = "dry-run", .type = SP_KV_FLAG, .dst = &(c)->dry_run }
 
+/* The options of the benches between two hosts (perftest, iperf3). */
+#define PEER_KV(peer, duration, port, server, ssh) \
+	{ .key = "peer", .what = "peer address list", .type = SP_KV_STRING, .dst = (peer) }, \
+	{ .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600, .dst = (duration) }, \
+	{ .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8, .dst = (port) }, \
+	{ .key = "server", .type = SP_KV_STRING, .dst = (server) }, \
+	{ .key = "ssh", .what = "ssh host", .type = SP_KV_STRING, .dst = (ssh) }
+
 static int parse_kv(const char *bench, int argc, char **argv, struct sp_kv *kv, size_t n)
 {
 	char err[256];
@@ -170,10 +178,7 @@ static int parse_server(const char *bench, const char *server, const char *ssh_h
 
 /* ---- bench perftest ------------------------------------------------------------------ */
 
-enum {
-	PT_PEER, PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_DURATION, PT_PORT,
-	PT_GID, PT_SERVER, PT_SSH, PT_N
-};
+enum { PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_GID };
 
 static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 {
@@ -183,8 +188,6 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 	struct sp_list peers = { 0 }, devs = { 0 }, pdevs = { 0 };
 	uint32_t port = 0, gid = 0;
 	struct sp_kv kv[] = {
-		[PT_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
-			      .dst = &peer },
 		[PT_DEV] = { .key = "dev", .type = SP_KV_STRING, .dst = &dev },
 		[PT_PEER_DEV] = { .key = "peer-dev", .type = SP_KV_STRING, .dst = &peer_dev },
 		[PT_TEST] = { .key = "test", .type = SP_KV_STRING, .dst = &test },
@@ -193,14 +196,8 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 		[PT_QPS] = { .key = "qps", .type = SP_KV_U32, .min = 1, .max = 16384, .dst = &o.qps },
 		[PT_ITERS] = { .key = "iters", .type = SP_KV_U64, .min = 5, .max = 1000000000000ULL,
 			       .dst = &o.iters },
-		[PT_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
-				  .dst = &o.duration_s },
-		[PT_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
-			      .dst = &port },
 		[PT_GID] = { .key = "gid-index", .type = SP_KV_U32, .max = 255, .dst = &gid },
-		[PT_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
-		[PT_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
-			     .dst = &o.ssh_host },
+		PEER_KV(&peer, &o.duration_s, &port, &server, &o.ssh_host),
 		COMMON_KV(&b.c),
 	};
 	size_t i;
@@ -251,8 +248,6 @@ out:
 
 /* ---- bench iperf3 -------------------------------------------------------------------- */
 
-enum { IP_PEER, IP_STREAMS, IP_CPUS, IP_DURATION, IP_PORT, IP_SERVER, IP_SSH, IP_N };
-
 static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_bench b = { .name = "iperf3", .default_timeout_ms = NET_TIMEOUT_MS };
@@ -262,18 +257,9 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	struct sp_list peers = { 0 };
 	uint32_t port = 0;
 	struct sp_kv kv[] = {
-		[IP_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
-			      .dst = &peer },
-		[IP_STREAMS] = { .key = "streams", .type = SP_KV_U32, .min = 1, .max = 128,
-				 .dst = &o.streams },
-		[IP_CPUS] = { .key = "cpus", .type = SP_KV_STRING, .dst = &cpus },
-		[IP_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
-				  .dst = &o.duration_s },
-		[IP_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
-			      .dst = &port },
-		[IP_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
-		[IP_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
-			     .dst = &o.ssh_host },
+		{ .key = "streams", .type = SP_KV_U32, .min = 1, .max = 128, .dst = &o.streams },
+		{ .key = "cpus", .type = SP_KV_STRING, .dst = &cpus },
+		PEER_KV(&peer, &o.duration_s, &port, &server, &o.ssh_host),
 		COMMON_KV(&b.c),
 	};
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
