@@ -74,6 +74,31 @@ static const struct metric_map sglang_offline_map[] = {
 	{ "last_gen_throughput", "last_gen_throughput_tok_per_s", M_VALUE },
 };
 
+/* A result file's kind and how its keys are read. */
+struct result_format {
+	const char *kind;
+	const struct metric_map *map;
+	size_t n;
+	bool copy_ms;			/* also every number whose key ends in "_ms" */
+};
+
+#define RESULT_FORMAT(kind, map, copy_ms) { kind, map, ARRAY_SIZE(map), copy_ms }
+
+/* vLLM's and SGLang's two kinds of result file: one has a key the other lacks. */
+static const struct {
+	const char *marker;
+	struct result_format marked, other;
+} llm_formats[] = {
+	[SP_LLM_VLLM] = {
+		"requests_per_second", RESULT_FORMAT("throughput", vllm_throughput_map, false),
+		RESULT_FORMAT("serve", vllm_serve_map, true),
+	},
+	[SP_LLM_SGLANG] = {
+		"successful_requests", RESULT_FORMAT("offline", sglang_offline_map, false),
+		RESULT_FORMAT("serve", sglang_serve_map, true),
+	},
+};
+
 static int metric_add(struct sp_llm *l, const char *name, double value)
 {
 	if (!GROW(l->metrics, l->n_metrics))
@@ -174,7 +199,8 @@ static int trtllm_report(struct sp_llm *l, json_object *doc)
 /* One llama-bench test: "pp128", "tg128", "pp512+tg128", "@ d512" appended. */
 static int llama_test(struct sp_llm *l, json_object *t)
 {
-	uint64_t p = sp_bench_jnum_u64(t, "n_prompt"), g = sp_bench_jnum_u64(t, "n_gen"), d = sp_bench_jnum_u64(t, "n_depth");
+	uint64_t p = sp_bench_jnum_u64(t, "n_prompt"), g = sp_bench_jnum_u64(t, "n_gen");
+	uint64_t d = sp_bench_jnum_u64(t, "n_depth");
 	char name[96], metric[128];
 	double ts = 0, sd = 0;
 	int ret;
@@ -216,7 +242,8 @@ static int llama(struct sp_llm *l, const char *text)
 		return ret;
 	}
 	while (!ret && sp_bench_next_line(&text, line, sizeof(line))) {
-		json_object *t = sp_bench_first_char(line) == '{' ? sp_bench_json_whole(line) : NULL;
+		json_object *t = sp_bench_first_char(line) == '{' ? sp_bench_json_whole(line) :
+				 NULL;
 
 		if (t)
 			ret = llama_test(l, t);
@@ -262,32 +289,14 @@ int sp_llm_parse(enum sp_llm_tool tool, const char *text, uint64_t requested, st
 		out->error = strdup("the result file holds no JSON object");
 		return out->error ? 0 : -ENOMEM;
 	}
-	switch (tool) {
-	case SP_LLM_VLLM:
-		if (sp_bench_jget(doc, "requests_per_second")) {
-			out->kind = "throughput";
-			ret = take_metrics(out, doc, vllm_throughput_map,
-					   ARRAY_SIZE(vllm_throughput_map), false);
-		} else {
-			out->kind = "serve";
-			ret = take_metrics(out, doc, vllm_serve_map, ARRAY_SIZE(vllm_serve_map),
-					   true);
-		}
-		break;
-	case SP_LLM_SGLANG:
-		if (sp_bench_jget(doc, "successful_requests")) {
-			out->kind = "offline";
-			ret = take_metrics(out, doc, sglang_offline_map,
-					   ARRAY_SIZE(sglang_offline_map), false);
-		} else {
-			out->kind = "serve";
-			ret = take_metrics(out, doc, sglang_serve_map, ARRAY_SIZE(sglang_serve_map),
-					   true);
-		}
-		break;
-	default:
+	if (tool == SP_LLM_TRTLLM) {
 		ret = trtllm_report(out, doc);
-		break;
+	} else {
+		const struct result_format *f = sp_bench_jget(doc, llm_formats[tool].marker) ?
+						&llm_formats[tool].marked : &llm_formats[tool].other;
+
+		out->kind = f->kind;
+		ret = take_metrics(out, doc, f->map, f->n, f->copy_ms);
 	}
 	json_object_put(doc);
 	return ret;
