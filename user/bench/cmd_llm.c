@@ -249,6 +249,14 @@ static void llama_bench(struct sp_bench_builder *b, const struct llm_ctx *x)
 	}
 }
 
+/* Each tool's builders: against a server (serve), and with the engine in process. */
+static void (*const llm_builders[][2])(struct sp_bench_builder *b, const struct llm_ctx *x) = {
+	[SP_LLM_VLLM] = { vllm_serve, vllm_throughput },
+	[SP_LLM_SGLANG] = { sglang_serve, sglang_offline },
+	[SP_LLM_TRTLLM] = { trtllm_throughput, trtllm_throughput },
+	[SP_LLM_LLAMA] = { llama_bench, llama_bench },
+};
+
 int sp_bench_llm_cmds(const struct sp_bench_llm_opts *o, struct sp_bench_cmds *out)
 {
 	const char *mode = o->mode ? o->mode : llm_tools[o->tool].modes[0];
@@ -269,26 +277,7 @@ int sp_bench_llm_cmds(const struct sp_bench_llm_opts *o, struct sp_bench_cmds *o
 	x.in_process = strcmp(mode, "serve") != 0;
 	if (!sp_bench_llm_mode_valid(o->tool, mode))
 		return -EINVAL;
-	switch (o->tool) {
-	case SP_LLM_VLLM:
-		if (x.in_process)
-			vllm_throughput(&b, &x);
-		else
-			vllm_serve(&b, &x);
-		break;
-	case SP_LLM_SGLANG:
-		if (x.in_process)
-			sglang_offline(&b, &x);
-		else
-			sglang_serve(&b, &x);
-		break;
-	case SP_LLM_TRTLLM:
-		trtllm_throughput(&b, &x);
-		break;
-	case SP_LLM_LLAMA:
-		llama_bench(&b, &x);
-		break;
-	}
+	llm_builders[o->tool][x.in_process](&b, &x);
 	for (i = 0; !b.err && i < out->n; i++)
 		if (out->v[i].tool != SP_BENCH_NONE)
 			sp_bench_field(&b, &out->v[i].label, "%s %s",
