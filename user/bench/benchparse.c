@@ -283,6 +283,14 @@ const char *sp_bench_jstr(json_object *obj, const char *key)
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
+void sp_bench_jstr_copy(json_object *obj, const char *key, char *dst, size_t size)
+{
+	const char *s = sp_bench_jstr(obj, key);
+
+	if (s)
+		sp_bench_copy_str(dst, size, s);
+}
+
 /* ---- any tool ---------------------------------------------------------------- */
 
 static const char *const tool_names[] = {

@@ -38,8 +38,7 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 	}
 	start = sp_bench_jget(doc, "start");
 	end = sp_bench_jget(doc, "end");
-	if ((s = sp_bench_jstr(start, "version")))
-		sp_bench_copy_str(r->version, sizeof(r->version), s);
+	sp_bench_jstr_copy(start, "version", r->version, sizeof(r->version));
 	if (sp_bench_jnum(sp_bench_jget(start, "test_start"), "num_streams", &v))
 		r->num_streams = (uint32_t)v;
 	if (sp_bench_jnum(sp_bench_jget(start, "test_start"), "duration", &v))
@@ -68,8 +67,7 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 	cpu = sp_bench_jget(end, "cpu_utilization_percent");
 	r->has_cpu = sp_bench_jnum(cpu, "host_total", &r->cpu_host_percent) &&
 		     sp_bench_jnum(cpu, "remote_total", &r->cpu_remote_percent);
-	if ((s = sp_bench_jstr(end, "sender_tcp_congestion")))
-		sp_bench_copy_str(r->congestion, sizeof(r->congestion), s);
+	sp_bench_jstr_copy(end, "sender_tcp_congestion", r->congestion, sizeof(r->congestion));
 	json_object_put(doc);
 	return ret;
 }

@@ -307,62 +307,58 @@ static void nccl_json_half(json_object *o, struct sp_nccl_half *h)
 		       sp_bench_jnum(o, "nwrong", &h->wrong);
 }
 
-static int nccl_json_rows(struct sp_nccl *n, json_object *results)
+static int nccl_json_row(struct sp_nccl *n, json_object *r)
 {
-	size_t i, k = sp_bench_jarray_len(results);
+	struct sp_nccl_row *row;
+	const char *s;
+	double v;
 
-	for (i = 0; i < k; i++) {
-		json_object *r = json_object_array_get_idx(results, i);
-		struct sp_nccl_row *row;
-		const char *s;
-		double v;
+	if (!GROW(n->rows, n->n_rows))
+		return -ENOMEM;
+	row = &n->rows[n->n_rows++];
+	row->size_bytes = sp_bench_jnum_u64(r, "size");
+	row->count = sp_bench_jnum_u64(r, "count");
+	sp_bench_jstr_copy(r, "type", row->type, sizeof(row->type));
+	sp_bench_jstr_copy(r, "redop", row->redop, sizeof(row->redop));
+	/* a padded string: "    -1" */
+	if ((s = sp_bench_jstr(r, "root"))) {
+		char root[32];
 
-		if (!GROW(n->rows, n->n_rows))
-			return -ENOMEM;
-		row = &n->rows[n->n_rows++];
-		row->size_bytes = sp_bench_jnum_u64(r, "size");
-		row->count = sp_bench_jnum_u64(r, "count");
-		if ((s = sp_bench_jstr(r, "type")))
-			sp_bench_copy_str(row->type, sizeof(row->type), s);
-		if ((s = sp_bench_jstr(r, "redop")))
-			sp_bench_copy_str(row->redop, sizeof(row->redop), s);
-		/* a padded string: "    -1" */
-		if ((s = sp_bench_jstr(r, "root"))) {
-			char root[32];
-
-			sp_bench_copy_str(root, sizeof(root), s);
-			row->has_root = sp_bench_num(sp_bench_trim(root), &v);
-			row->root = row->has_root ? (int64_t)v : 0;
-		}
-		nccl_json_half(sp_bench_jget(r, "out_of_place"), &row->out_of_place);
-		nccl_json_half(sp_bench_jget(r, "in_place"), &row->in_place);
+		sp_bench_copy_str(root, sizeof(root), s);
+		row->has_root = sp_bench_num(sp_bench_trim(root), &v);
+		row->root = row->has_root ? (int64_t)v : 0;
 	}
+	nccl_json_half(sp_bench_jget(r, "out_of_place"), &row->out_of_place);
+	nccl_json_half(sp_bench_jget(r, "in_place"), &row->in_place);
 	return 0;
 }
 
-static int nccl_json_devs(struct sp_nccl *n, json_object *devs)
+static int nccl_json_dev(struct sp_nccl *n, json_object *o)
 {
-	size_t i, k = sp_bench_jarray_len(devs);
+	struct sp_nccl_dev *d;
+	double v;
 
-	for (i = 0; i < k; i++) {
-		json_object *o = json_object_array_get_idx(devs, i);
-		struct sp_nccl_dev *d;
-		const char *s;
-		double v;
-
-		if (!GROW(n->devs, n->n_devs))
-			return -ENOMEM;
-		d = &n->devs[n->n_devs++];
-		d->rank = sp_bench_jnum(o, "rank", &v) ? (int)v : 0;
-		d->device = sp_bench_jnum(o, "device", &v) ? (int)v : 0;
-		if ((s = sp_bench_jstr(o, "hostname")))
-			sp_bench_copy_str(d->host, sizeof(d->host), s);
-		if ((s = sp_bench_jstr(o, "device_hex")))
-			sp_bench_copy_str(d->bus, sizeof(d->bus), s);
-		if ((s = sp_bench_jstr(o, "device_info")))
-			sp_bench_copy_str(d->name, sizeof(d->name), s);
-	}
+	if (!GROW(n->devs, n->n_devs))
+		return -ENOMEM;
+	d = &n->devs[n->n_devs++];
+	d->rank = sp_bench_jnum(o, "rank", &v) ? (int)v : 0;
+	d->device = sp_bench_jnum(o, "device", &v) ? (int)v : 0;
+	sp_bench_jstr_copy(o, "hostname", d->host, sizeof(d->host));
+	sp_bench_jstr_copy(o, "device_hex", d->bus, sizeof(d->bus));
+	sp_bench_jstr_copy(o, "device_info", d->name, sizeof(d->name));
 	return 0;
+}
+
+/* fn on each item of the array arr (none when it is not one); 0 or fn's first error. */
+static int nccl_json_each(struct sp_nccl *n, json_object *arr,
+			  int (*fn)(struct sp_nccl *n, json_object *item))
+{
+	size_t i, k = sp_bench_jarray_len(arr);
+	int ret = 0;
+
+	for (i = 0; !ret && i < k; i++)
+		ret = fn(n, json_object_array_get_idx(arr, i));
+	return ret;
 }
 
 /* The -J file; its "env" list (the whole environment of rank 0) is never read. */
@@ -390,9 +386,9 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 	cfg = sp_bench_jget(doc, "config");
 	n->nthreads = (uint32_t)sp_bench_jnum_u64(cfg, "nthreads");
 	n->ngpus = (uint32_t)sp_bench_jnum_u64(cfg, "ngpus");
-	ret = nccl_json_devs(n, sp_bench_jget(cfg, "devices"));
+	ret = nccl_json_each(n, sp_bench_jget(cfg, "devices"), nccl_json_dev);
 	if (!ret)
-		ret = nccl_json_rows(n, sp_bench_jget(doc, "results"));
+		ret = nccl_json_each(n, sp_bench_jget(doc, "results"), nccl_json_row);
 	x = sp_bench_jget(doc, "out_of_bounds");
 	if (sp_bench_jnum(x, "count", &v)) {
 		n->has_out_of_bounds = true;

@@ -56,5 +56,7 @@ size_t sp_bench_jarray_len(json_object *arr);
 uint64_t sp_bench_jnum_u64(json_object *obj, const char *key);
 /* A string at key, else NULL. */
 const char *sp_bench_jstr(json_object *obj, const char *key);
+/* That string into dst[size], cut to fit; dst unchanged without one. */
+void sp_bench_jstr_copy(json_object *obj, const char *key, char *dst, size_t size);
 
 #endif
