@@ -137,14 +137,11 @@ void sp_bench_copy_str(char *dst, size_t size, const char *src)
 
 const char *sp_bench_level_str(enum sp_bench_level level)
 {
-	switch (level) {
-	case SP_BENCH_OK:
-		return "ok";
-	case SP_BENCH_WARN:
-		return "warn";
-	default:
-		return "fail";
-	}
+	static const char *const names[] = {
+		[SP_BENCH_OK] = "ok", [SP_BENCH_WARN] = "warn", [SP_BENCH_FAIL] = "fail",
+	};
+
+	return (size_t)level < ARRAY_SIZE(names) ? names[level] : "fail";
 }
 
 int sp_bench_problem_add(struct sp_bench_verdict *v, enum sp_bench_level level, const char *code,

@@ -349,14 +349,11 @@ double sp_perftest_gbit_per_s(enum sp_perftest_unit unit, double value)
 
 const char *sp_perftest_unit_str(enum sp_perftest_unit unit)
 {
-	switch (unit) {
-	case SP_PERFTEST_UNIT_GBIT:
-		return "Gbit/s";
-	case SP_PERFTEST_UNIT_MIB:
-		return "MiB/s";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = {
+		[SP_PERFTEST_UNIT_GBIT] = "Gbit/s", [SP_PERFTEST_UNIT_MIB] = "MiB/s",
+	};
+
+	return (size_t)unit < ARRAY_SIZE(names) && names[unit] ? names[unit] : "unknown";
 }
 
 bool sp_perftest_bw_average(const struct sp_perftest *p, uint64_t *bytes, double *average)
