@@ -9,25 +9,22 @@
  * module's sampler when it can, else sysfs snapshots. "bench parse"
  * makes the same document from an output saved earlier.
  *
- * benchcmd.c builds the commands, benchrun.c runs them and reads sysfs,
- * benchparse.c reads their outputs, print.c prints the document.
+ * Here: the arguments of each bench. benchcmd.c and cmd_*.c build the
+ * commands, benchexec.c runs a bench (benchrun.c runs the commands and reads
+ * sysfs), benchparse.c and parse_*.c read their outputs, benchjson.c and
+ * benchtext.c print the document.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "benchcmd.h"
-#include "benchparse.h"
-#include "benchrun.h"
+#include "benchexec.h"
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "lib/show.h"
 #include "lib/run.h"
-#include "lib/tracerun.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -40,9 +37,6 @@
 #define NCCL_TIMEOUT_MS (1800 * 1000)
 #define LLM_TIMEOUT_MS (3600 * 1000)
 #define TIMEOUT_MAX_MS (24 * 3600 * 1000U)
-
-/* What a dry run shows for the output directory it did not create. */
-#define DRY_RUN_DIR "/tmp/sparkperf-bench-XXXXXX"
 
 static const char bench_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer ADDR[,ADDR...] [ dev DEV[,DEV...] ]\n"
@@ -110,19 +104,20 @@ static const char bench_usage[] =
 
 /* ---- arguments ------------------------------------------------------------------ */
 
-/* The options every bench takes. */
-struct common {
-	const char *out;
-	uint32_t timeout_ms;
-	bool trace, dry_run;
-};
-
 #define COMMON_KV(c) \
 	{ .key = "out", .what = "output directory", .type = SP_KV_STRING, .dst = &(c)->out }, \
 	{ .key = "timeout", .type = SP_KV_DURATION_MS, .min = 1000, .max = TIMEOUT_MAX_MS, \
 	  .dst = &(c)->timeout_ms }, \
 	{ .key = "trace", .type = SP_KV_FLAG, .dst = &(c)->trace }, \
 	{ .key = "dry-run", .type = SP_KV_FLAG, .dst = &(c)->dry_run }
+
+/* The options of the benches between two hosts (perftest, iperf3). */
+#define PEER_KV(peer, duration, port, server, ssh) \
+	{ .key = "peer", .what = "peer address list", .type = SP_KV_STRING, .dst = (peer) }, \
+	{ .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600, .dst = (duration) }, \
+	{ .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8, .dst = (port) }, \
+	{ .key = "server", .type = SP_KV_STRING, .dst = (server) }, \
+	{ .key = "ssh", .what = "ssh host", .type = SP_KV_STRING, .dst = (ssh) }
 
 static int parse_kv(const char *bench, int argc, char **argv, struct sp_kv *kv, size_t n)
 {
@@ -181,453 +176,18 @@ static int parse_server(const char *bench, const char *server, const char *ssh_h
 	return SP_EXIT_OK;
 }
 
-/* ---- what is traced -------------------------------------------------------------- */
-
-struct devices {
-	struct sp_bench_lines netdevs, rdma;
-};
-
-static bool listed(const struct sp_bench_lines *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return true;
-	return false;
-}
-
-static int add_unique(struct sp_bench_lines *l, const char *s)
-{
-	return listed(l, s) ? 0 : sp_bench_lines_add(l, s);
-}
-
-/* The RDMA devices, and the netdevs under them. */
-static int add_rdma(struct devices *d, const char *dev)
-{
-	char nd[64];
-	int ret = add_unique(&d->rdma, dev);
-
-	if (!ret && !sp_bench_rdma_netdev("/sys", dev, nd, sizeof(nd)))
-		ret = add_unique(&d->netdevs, nd);
-	return ret;
-}
-
-/* The netdev of the route to addr, and the RDMA devices on it. */
-static int add_route(struct devices *d, const char *addr)
-{
-	struct sp_bench_lines rdma = { 0 };
-	char nd[64];
-	size_t i;
-	int ret;
-
-	if (sp_bench_route_netdev(addr, nd, sizeof(nd)))
-		return 0;
-	ret = add_unique(&d->netdevs, nd);
-	if (!ret)
-		ret = sp_bench_netdev_rdma("/sys", nd, &rdma);
-	for (i = 0; !ret && i < rdma.n; i++)
-		ret = add_unique(&d->rdma, rdma.v[i]);
-	sp_bench_lines_free(&rdma);
-	return ret;
-}
-
-static void devices_free(struct devices *d)
-{
-	sp_bench_lines_free(&d->netdevs);
-	sp_bench_lines_free(&d->rdma);
-}
-
-/* ---- one bench, from its commands to its document ------------------------------------- */
-
-struct bench {
-	const char *name;
-	struct common c;
-	int64_t default_timeout_ms;
-	struct sp_bench_cmds cmds;
-	struct devices devs;		/* traced */
-	/* how the results are judged */
-	size_t hosts;
-	double min_busbw;
-	uint64_t requested;
-	/* a file the commands read, written to the output directory first */
-	const char *file_name, *file_text;
-	char out_dir[4096];
-};
-
-/* Moves the problems of a judgement into the document's verdict, under result. */
-static int file_problems(struct sp_bench_doc *doc, struct sp_bench_verdict *v, int result)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < v->n; i++) {
-		ret = sp_bench_problem_add(&doc->verdict, v->problems[i].level, v->problems[i].code,
-					   "%s", v->problems[i].message);
-		if (!ret)
-			doc->verdict.problems[doc->verdict.n - 1].result = result;
-	}
-	sp_bench_verdict_free(v);
-	return ret;
-}
-
-/* Parses text as the tool's output into r, and judges it. 0 or -ENOMEM. */
-static int parse_judge(struct sp_bench_result *r, const char *text, const char *json,
-		       int exit_status, const struct bench *b, enum sp_perftest_unit unit,
-		       struct sp_bench_verdict *v)
-{
-	struct sp_nccl j;
-	int ret;
-
-	switch (r->tool) {
-	case SP_BENCH_PERFTEST:
-		ret = sp_perftest_parse(text, unit, &r->u.perftest);
-		return ret ? ret : sp_perftest_judge(&r->u.perftest, exit_status, v);
-	case SP_BENCH_IPERF3:
-		ret = sp_iperf3_parse(text, &r->u.iperf3);
-		return ret ? ret : sp_iperf3_judge(&r->u.iperf3, exit_status, v);
-	case SP_BENCH_NCCL:
-		ret = sp_nccl_parse(text, &r->u.nccl);
-		if (!ret && json) {
-			ret = sp_nccl_parse(json, &j);
-			if (!ret)
-				sp_nccl_take_json_numbers(&r->u.nccl, &j);
-			sp_nccl_free(&j);
-		}
-		return ret ? ret : sp_nccl_judge(&r->u.nccl, exit_status, b->hosts, b->min_busbw, v);
-	case SP_BENCH_NONE:
-		return 0;
-	default:
-		ret = sp_llm_parse((enum sp_llm_tool)(r->tool - SP_BENCH_VLLM), text, b->requested,
-				   &r->u.llm);
-		return ret ? ret : sp_llm_judge(&r->u.llm, exit_status, v);
-	}
-}
-
-/* stdout then stderr: perftest and nccl-tests say why they failed on either. */
-static char *output_of(const char *dir, const struct sp_bench_cmd *c, bool with_stderr)
-{
-	char *out = sp_bench_read_file(dir, c->stdout_name);
-	char *err = with_stderr ? sp_bench_read_file(dir, c->stderr_name) : NULL;
-	char *all = NULL;
-
-	if (asprintf(&all, "%s%s", out ? out : "", err ? err : "") < 0)
-		all = NULL;
-	free(out);
-	free(err);
-	return all;
-}
-
-/*
- * What the parsers do not see: a step without results of its own that
- * failed (the dataset of trtllm-bench), a command that never ran because
- * one before it failed. Servers answer for themselves through their clients.
- */
-static int judge_unparsed(const struct sp_bench_cmd *c, const char *dir,
-			  struct sp_bench_verdict *v)
-{
-	if (c->role != SP_BENCH_ROLE_STEP && c->role != SP_BENCH_ROLE_CLIENT)
-		return 0;
-	if (!c->x.ran)
-		return c->x.exec_error ? 0 : sp_bench_problem_add(v, SP_BENCH_FAIL, "not_run",
-			"%s did not run: what it needed failed first", c->name);
-	if (c->tool != SP_BENCH_NONE || (!c->x.exit_status && !c->x.signal))
-		return 0;
-	if (c->x.signal)
-		return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
-					    "%s ended by signal %d; see %s/%s", c->name,
-					    c->x.signal, dir, c->stderr_name);
-	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
-				    "%s exited with status %d; see %s/%s", c->name,
-				    c->x.exit_status, dir, c->stderr_name);
-}
-
-/* The results of the commands that ran and have a parser. 0 or -ENOMEM. */
-static int collect_results(struct bench *b, struct sp_bench_doc *doc)
-{
-	size_t i;
-	int ret = 0;
-
-	doc->results = calloc(b->cmds.n ? b->cmds.n : 1, sizeof(*doc->results));
-	if (!doc->results)
-		return -ENOMEM;
-	for (i = 0; !ret && i < b->cmds.n; i++) {
-		struct sp_bench_cmd *c = &b->cmds.v[i];
-		struct sp_bench_result *r = &doc->results[doc->n_results];
-		struct sp_bench_verdict v = { 0 };
-		bool nccl = c->tool == SP_BENCH_NCCL;
-		char *text, *json = NULL;
-
-		ret = judge_unparsed(c, b->out_dir, &doc->verdict);
-		if (ret || c->tool == SP_BENCH_NONE || !c->x.ran)
-			continue;
-		/* iperf3's stdout is one JSON document: its stderr stays apart */
-		text = c->json_name && !nccl ? sp_bench_read_file(b->out_dir, c->json_name) :
-		       output_of(b->out_dir, c, c->tool != SP_BENCH_IPERF3);
-		if (nccl && c->json_name)
-			json = sp_bench_read_file(b->out_dir, c->json_name);
-		r->tool = c->tool;
-		r->command = (int)i;
-		r->label = strdup(c->label ? c->label : c->name);
-		if (asprintf(&r->source, "%s/%s", b->out_dir,
-			     c->json_name && !nccl ? c->json_name : c->stdout_name) < 0)
-			r->source = NULL;
-		ret = !text || !r->label || !r->source ? -ENOMEM :
-		      parse_judge(r, text, json, c->x.exit_status, b, SP_PERFTEST_UNIT_GBIT, &v);
-		if (!ret)
-			ret = file_problems(doc, &v, (int)doc->n_results);
-		doc->n_results++;
-		free(text);
-		free(json);
-	}
-	return ret;
-}
-
-static void env_collect(struct sp_run_env *e, bool with_module)
-{
-	struct sp_nl nl;
-
-	if (with_module && !sp_nl_open(&nl)) {
-		sp_run_env_collect(&nl, e);
-		sp_nl_close(&nl);
-	} else {
-		sp_run_env_collect(NULL, e);
-	}
-}
-
-static void doc_free(struct sp_bench_doc *doc)
-{
-	size_t i;
-
-	for (i = 0; i < doc->n_results; i++)
-		sp_bench_result_free(&doc->results[i]);
-	free(doc->results);
-	sp_bench_verdict_free(&doc->verdict);
-}
-
-/* Prints the document; the exit status it earns. */
-static int print_doc(struct sp_bench_doc *doc)
-{
-	int ret = sp_print_bench(doc);
-
-	if (ret) {
-		sp_err(stderr, "cannot print the results: %s", strerror(-ret));
-		return SP_EXIT_ERROR;
-	}
-	return doc->verdict.level == SP_BENCH_FAIL ? SP_EXIT_ERROR : SP_EXIT_OK;
-}
-
-/* ---- the counters: the module's trace, else sysfs snapshots ---------------------------- */
-
-/* How often a kernel trace's ring is read while the commands run (it holds ~1 min). */
-#define TRACE_DRAIN_MS 1000
-
-struct counters {
-	struct sp_tracerun tr;
-	bool kernel;			/* tr runs */
-	int64_t next_drain_ms;
-	struct sp_bench_counters sysfs;
-	bool snapshots;			/* sysfs was read before */
-};
-
-/* Why there is no kernel trace, in one line on stderr. */
-static void trace_fallback(const struct sp_tracerun *r, int error)
-{
-	const char *why = strerror(-error);
-
-	if (!r->open && error == -ENOENT)
-		why = "the sparkperf module is not loaded";
-	else if (r->no_target)
-		why = "no device to trace";
-	else if (error == -EPERM || error == -EACCES)
-		why = "tracing needs CAP_NET_ADMIN";
-	else if (r->nl.err.has_msg)
-		why = r->nl.err.msg;
-	fprintf(stderr, "Warning: no kernel trace (%s): counters from sysfs snapshots.\n", why);
-}
-
-/*
- * Before the commands: a trace of the devices by the module (its RDMA
- * devices, then its netdevs), else the first sysfs snapshot. 0 or -errno.
- */
-static int counters_begin(const struct bench *b, struct counters *c)
-{
-	size_t n = 0, i;
-	const char **names = calloc(b->devs.rdma.n + b->devs.netdevs.n + 1, sizeof(*names));
-	int ret;
-
-	memset(c, 0, sizeof(*c));
-	if (!names)
-		return -ENOMEM;
-	for (i = 0; i < b->devs.rdma.n; i++)
-		names[n++] = b->devs.rdma.v[i];
-	for (i = 0; i < b->devs.netdevs.n; i++)
-		names[n++] = b->devs.netdevs.v[i];
-	ret = sp_tracerun_for_run(&c->tr, "bench", b->name, names, n, NULL, 0, false);
-	free(names);
-	if (!ret) {
-		c->kernel = true;
-		c->next_drain_ms = sp_run_now_ms() + TRACE_DRAIN_MS;
-		return 0;
-	}
-	trace_fallback(&c->tr, ret);
-	sp_tracerun_close(&c->tr);
-	ret = sp_bench_counters_begin(&c->sysfs, "/sys", (const char *const *)b->devs.netdevs.v,
-				      b->devs.netdevs.n, (const char *const *)b->devs.rdma.v,
-				      b->devs.rdma.n);
-	c->snapshots = !ret;
-	if (ret)
-		sp_bench_counters_free(&c->sysfs);
-	return ret;
-}
-
-/* While the commands run: the trace's ring read before it overruns. */
-static void counters_tick(void *arg)
-{
-	struct counters *c = arg;
-
-	if (!c->kernel || sp_run_now_ms() < c->next_drain_ms)
-		return;
-	/* a failure is the finish's to report */
-	c->next_drain_ms = sp_tracerun_drain(&c->tr) ? INT64_MAX :
-			   sp_run_now_ms() + TRACE_DRAIN_MS;
-}
-
-/* After them: the trace ended and read back, or the second snapshot; into doc. */
-static void counters_end(const struct bench *b, struct counters *c, struct sp_bench_doc *doc)
-{
-	int ret;
-
-	if (c->snapshots) {
-		sp_bench_counters_end(&c->sysfs, "/sys");
-		doc->counters = &c->sysfs;
-	}
-	if (!c->kernel)
-		return;
-	ret = sp_tracerun_finish(&c->tr);
-	if (ret)
-		sp_report_nl_error(stderr, "bench", b->name, ret, &c->tr.nl.err);
-	else
-		doc->trace = &c->tr.tl;
-}
-
-static void counters_free(struct counters *c)
-{
-	if (c->kernel)
-		sp_tracerun_close(&c->tr);
-	if (c->snapshots)
-		sp_bench_counters_free(&c->sysfs);
-}
-
-/* Runs what b holds (or shows it: dry-run) and prints its document. */
-static int bench_exec(struct bench *b, int argc, char **argv)
-{
-	struct sp_bench_doc doc = {
-		.bench = b->name, .dry_run = b->c.dry_run, .args = argv, .n_args = (size_t)argc,
-		.input_exit = SP_BENCH_EXIT_UNKNOWN, .cmds = &b->cmds,
-	};
-	struct sp_bench_run_cfg cfg = {
-		.dir = b->out_dir,
-		.timeout_ms = b->c.timeout_ms ? b->c.timeout_ms : b->default_timeout_ms,
-	};
-	struct counters *counters = NULL;
-	struct sp_run_env env;
-	struct sp_run_sig sig = { 0 };
-	int ret, rc;
-
-	env_collect(&env, !b->c.dry_run);
-	doc.env = &env.env;
-	doc.out_dir = b->out_dir;
-	if (b->c.dry_run)
-		return print_doc(&doc);
-	if (b->file_name) {
-		ret = sp_bench_write_file(b->out_dir, b->file_name, b->file_text);
-		if (ret) {
-			sp_err(stderr, "cannot write %s/%s: %s", b->out_dir, b->file_name,
-			       strerror(-ret));
-			return SP_EXIT_ERROR;
-		}
-	}
-	/* from here on Ctrl-C stops the commands, and the trace is still read and reported */
-	sp_run_signals_catch(&sig);
-	cfg.sig = &sig;
-	if (b->c.trace) {
-		counters = malloc(sizeof(*counters));
-		ret = counters ? counters_begin(b, counters) : -ENOMEM;
-		if (ret) {
-			sp_run_signals_restore(&sig);
-			free(counters);
-			sp_err(stderr, "%s", strerror(-ret));
-			return SP_EXIT_ERROR;
-		}
-		cfg.tick = counters_tick;
-		cfg.tick_arg = counters;
-	}
-	ret = sp_bench_run(&b->cmds, &cfg, &doc.verdict);
-	if (counters)
-		counters_end(b, counters, &doc);
-	sp_run_signals_restore(&sig);
-	if (!ret)
-		ret = collect_results(b, &doc);
-	rc = ret ? SP_EXIT_ERROR : print_doc(&doc);
-	if (ret)
-		sp_err(stderr, "%s", strerror(-ret));
-	if (counters)
-		counters_free(counters);
-	free(counters);
-	doc_free(&doc);
-	return rc;
-}
-
-/* The output directory (dry-run: named, not made); an exit status. */
-static int prepare(struct bench *b)
-{
-	int ret;
-
-	if (b->c.dry_run) {
-		snprintf(b->out_dir, sizeof(b->out_dir), "%s", b->c.out ? b->c.out : DRY_RUN_DIR);
-		return SP_EXIT_OK;
-	}
-	ret = sp_bench_outdir(b->c.out, b->out_dir, sizeof(b->out_dir));
-	if (ret) {
-		sp_err(stderr, "cannot make the output directory %s: %s",
-		       b->c.out ? b->c.out : "in /tmp", strerror(-ret));
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
-}
-
-/* Builds (build's return: 0, -ENOMEM, -EINVAL), runs, prints, frees. */
-static int finish(struct bench *b, int built, int argc, char **argv)
-{
-	int rc = SP_EXIT_ERROR;
-
-	if (built)
-		sp_err(stderr, "%s", strerror(-built));
-	else
-		rc = bench_exec(b, argc, argv);
-	sp_bench_cmds_free(&b->cmds);
-	devices_free(&b->devs);
-	return rc;
-}
-
 /* ---- bench perftest ------------------------------------------------------------------ */
 
-enum {
-	PT_PEER, PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_DURATION, PT_PORT,
-	PT_GID, PT_SERVER, PT_SSH, PT_N
-};
+enum { PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_GID };
 
 static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct bench b = { .name = "perftest", .default_timeout_ms = NET_TIMEOUT_MS };
+	struct sp_bench b = { .name = "perftest", .default_timeout_ms = NET_TIMEOUT_MS };
 	const char *peer = NULL, *dev = NULL, *peer_dev = NULL, *test = NULL, *server = NULL;
 	struct sp_bench_perftest_opts o = { .gid_index = -1 };
 	struct sp_list peers = { 0 }, devs = { 0 }, pdevs = { 0 };
 	uint32_t port = 0, gid = 0;
 	struct sp_kv kv[] = {
-		[PT_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
-			      .dst = &peer },
 		[PT_DEV] = { .key = "dev", .type = SP_KV_STRING, .dst = &dev },
 		[PT_PEER_DEV] = { .key = "peer-dev", .type = SP_KV_STRING, .dst = &peer_dev },
 		[PT_TEST] = { .key = "test", .type = SP_KV_STRING, .dst = &test },
@@ -636,14 +196,8 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 		[PT_QPS] = { .key = "qps", .type = SP_KV_U32, .min = 1, .max = 16384, .dst = &o.qps },
 		[PT_ITERS] = { .key = "iters", .type = SP_KV_U64, .min = 5, .max = 1000000000000ULL,
 			       .dst = &o.iters },
-		[PT_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
-				  .dst = &o.duration_s },
-		[PT_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
-			      .dst = &port },
 		[PT_GID] = { .key = "gid-index", .type = SP_KV_U32, .max = 255, .dst = &gid },
-		[PT_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
-		[PT_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
-			     .dst = &o.ssh_host },
+		PEER_KV(&peer, &o.duration_s, &port, &server, &o.ssh_host),
 		COMMON_KV(&b.c),
 	};
 	size_t i;
@@ -667,7 +221,7 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 		rc = sp_usage_error("bench", "bench perftest: 'iters' and 'duration' cannot be "
 				    "used together");
 	if (!rc)
-		rc = prepare(&b);
+		rc = sp_bench_prepare(&b);
 	if (rc)
 		goto out;
 	o.peers = (const char *const *)peers.items;
@@ -682,8 +236,9 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_perftest_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
-		built = devs.n ? add_rdma(&b.devs, devs.items[i]) : add_route(&b.devs, peers.items[i]);
-	rc = finish(&b, built, argc, argv);
+		built = devs.n ? sp_bench_devices_add_rdma(&b.devs, devs.items[i]) :
+			sp_bench_devices_add_route(&b.devs, peers.items[i]);
+	rc = sp_bench_finish(&b, built, argc, argv);
 out:
 	sp_list_free(&peers);
 	sp_list_free(&devs);
@@ -693,29 +248,18 @@ out:
 
 /* ---- bench iperf3 -------------------------------------------------------------------- */
 
-enum { IP_PEER, IP_STREAMS, IP_CPUS, IP_DURATION, IP_PORT, IP_SERVER, IP_SSH, IP_N };
-
 static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct bench b = { .name = "iperf3", .default_timeout_ms = NET_TIMEOUT_MS };
+	struct sp_bench b = { .name = "iperf3", .default_timeout_ms = NET_TIMEOUT_MS };
 	const char *peer = NULL, *cpus = NULL, *server = NULL;
 	char sets[BENCH_PEERS_MAX][SP_BENCH_CPUSET_LEN];
 	struct sp_bench_iperf3_opts o = { 0 };
 	struct sp_list peers = { 0 };
 	uint32_t port = 0;
 	struct sp_kv kv[] = {
-		[IP_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
-			      .dst = &peer },
-		[IP_STREAMS] = { .key = "streams", .type = SP_KV_U32, .min = 1, .max = 128,
-				 .dst = &o.streams },
-		[IP_CPUS] = { .key = "cpus", .type = SP_KV_STRING, .dst = &cpus },
-		[IP_DURATION] = { .key = "duration", .type = SP_KV_U32, .min = 1, .max = 3600,
-				  .dst = &o.duration_s },
-		[IP_PORT] = { .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535 - 8,
-			      .dst = &port },
-		[IP_SERVER] = { .key = "server", .type = SP_KV_STRING, .dst = &server },
-		[IP_SSH] = { .key = "ssh", .what = "ssh host", .type = SP_KV_STRING,
-			     .dst = &o.ssh_host },
+		{ .key = "streams", .type = SP_KV_U32, .min = 1, .max = 128, .dst = &o.streams },
+		{ .key = "cpus", .type = SP_KV_STRING, .dst = &cpus },
+		PEER_KV(&peer, &o.duration_s, &port, &server, &o.ssh_host),
 		COMMON_KV(&b.c),
 	};
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -737,7 +281,7 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!rc)
 		rc = parse_server("iperf3", server, o.ssh_host, &o.server);
 	if (!rc)
-		rc = prepare(&b);
+		rc = sp_bench_prepare(&b);
 	if (rc)
 		goto out;
 	o.peers = (const char *const *)peers.items;
@@ -746,8 +290,8 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_iperf3_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
-		built = add_route(&b.devs, peers.items[i]);
-	rc = finish(&b, built, argc, argv);
+		built = sp_bench_devices_add_route(&b.devs, peers.items[i]);
+	rc = sp_bench_finish(&b, built, argc, argv);
 out:
 	sp_list_free(&peers);
 	return rc;
@@ -785,7 +329,7 @@ static const char *default_bin_dir(char *buf, size_t len)
 
 static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct bench b = { .name = "nccl", .default_timeout_ms = NCCL_TIMEOUT_MS };
+	struct sp_bench b = { .name = "nccl", .default_timeout_ms = NCCL_TIMEOUT_MS };
 	const char *hosts = NULL, *test = NULL, *sizes = NULL, *cpp = NULL, *min = NULL;
 	struct sp_bench_nccl_opts o = {
 		.min_bytes = 256ULL << 20, .max_bytes = 4ULL << 30,
@@ -837,7 +381,7 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!rc && o.oob_if && !word_ok(o.oob_if))
 		rc = sp_usage_error("bench", "bench nccl: invalid oob-if '%s'", o.oob_if);
 	if (!rc)
-		rc = prepare(&b);
+		rc = sp_bench_prepare(&b);
 	if (rc)
 		goto out;
 	o.hosts = (const char *const *)hl.items;
@@ -850,11 +394,11 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!built && b.c.trace) {
 		built = sp_bench_hca_devs("/sys", o.hca, &hca);
 		for (i = 0; !built && i < hca.n; i++)
-			built = add_rdma(&b.devs, hca.v[i]);
+			built = sp_bench_devices_add_rdma(&b.devs, hca.v[i]);
 		if (!built && o.oob_if)
-			built = add_unique(&b.devs.netdevs, o.oob_if);
+			built = sp_bench_devices_add_netdev(&b.devs, o.oob_if);
 	}
-	rc = finish(&b, built, argc, argv);
+	rc = sp_bench_finish(&b, built, argc, argv);
 out:
 	sp_bench_lines_free(&hca);
 	sp_list_free(&hl);
@@ -870,7 +414,7 @@ enum {
 
 static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 {
-	struct bench b = {
+	struct sp_bench b = {
 		.name = sp_bench_tool_str((enum sp_bench_tool)(SP_BENCH_VLLM + tool)),
 		.default_timeout_ms = LLM_TIMEOUT_MS,
 	};
@@ -912,7 +456,7 @@ static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 		rc = sp_usage_error("bench", "bench %s: llama-bench and threads are for llama",
 				    b.name);
 	if (!rc)
-		rc = prepare(&b);
+		rc = sp_bench_prepare(&b);
 	if (rc)
 		return rc;
 	o.home = getenv("HOME") ? getenv("HOME") : "/root";
@@ -929,10 +473,10 @@ static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 		/* one Spark: every RDMA port, for multi-node serving that would use them */
 		built = sp_bench_hca_devs("/sys", NULL, &all);
 		for (i = 0; !built && i < all.n; i++)
-			built = add_rdma(&b.devs, all.v[i]);
+			built = sp_bench_devices_add_rdma(&b.devs, all.v[i]);
 	}
 	sp_bench_lines_free(&all);
-	return finish(&b, built, argc, argv);
+	return sp_bench_finish(&b, built, argc, argv);
 }
 
 #define LLM_BENCH(name, tool) \
@@ -955,7 +499,7 @@ static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	const char *unit = NULL, *min = NULL;
 	uint32_t exit_status = 0, hosts = 0;
-	struct bench b = { .name = "parse" };
+	struct sp_bench b = { .name = "parse" };
 	struct sp_kv kv[] = {
 		[PA_UNIT] = { .key = "unit", .type = SP_KV_STRING, .dst = &unit },
 		[PA_EXIT] = { .key = "exit", .what = "exit status", .type = SP_KV_U32, .max = 255,
@@ -1012,18 +556,18 @@ static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
 		r->label = strdup(argv[0]);
 		r->source = strdup(argv[1]);
 		ret = !r->label || !r->source ? -ENOMEM :
-		      parse_judge(r, text, NULL, doc.input_exit, &b, pt_unit, &v);
+		      sp_bench_parse_judge(r, text, NULL, doc.input_exit, &b, pt_unit, &v);
 	}
 	if (!ret)
-		ret = file_problems(&doc, &v, 0);
+		ret = sp_bench_file_problems(&doc, &v, 0);
 	free(text);
 	if (ret) {
 		sp_err(stderr, "%s", strerror(-ret));
 		rc = SP_EXIT_ERROR;
 	} else {
-		rc = print_doc(&doc);
+		rc = sp_bench_print_doc(&doc);
 	}
-	doc_free(&doc);
+	sp_bench_doc_free(&doc);
 	return rc;
 }
 

@@ -331,6 +331,18 @@ static bool ready(const struct sp_bench_run_cfg *cfg, struct live *l, struct sp_
 	}
 }
 
+/* Starts c as l; false if it could not be started. */
+static bool start(struct sp_bench_cmd *c, const struct sp_bench_run_cfg *cfg, struct live *l,
+		  struct sp_bench_verdict *v)
+{
+	pid_t pid = spawn(c, cfg, v);
+
+	if (pid < 0)
+		return false;
+	*l = (struct live){ .pid = pid, .c = c, .start_ms = sp_run_now_ms() };
+	return true;
+}
+
 /* Starts the commands of role into l (from *n on); false if one could not be started. */
 static bool start_role(struct sp_bench_cmds *cmds, enum sp_bench_role role,
 		       const struct sp_bench_run_cfg *cfg, struct live *l, size_t *n,
@@ -340,14 +352,12 @@ static bool start_role(struct sp_bench_cmds *cmds, enum sp_bench_role role,
 
 	for (i = 0; i < cmds->n; i++) {
 		struct sp_bench_cmd *c = &cmds->v[i];
-		pid_t pid;
 
 		if (c->role != role)
 			continue;
-		pid = spawn(c, cfg, v);
-		if (pid < 0)
+		if (!start(c, cfg, &l[*n], v))
 			return false;
-		l[(*n)++] = (struct live){ .pid = pid, .c = c, .start_ms = sp_run_now_ms() };
+		(*n)++;
 	}
 	return true;
 }
@@ -395,16 +405,13 @@ static int run_steps(struct sp_bench_cmds *cmds, const struct sp_bench_run_cfg *
 
 	for (i = 0; i < cmds->n; i++) {
 		struct sp_bench_cmd *c = &cmds->v[i];
-		pid_t pid;
 
 		if (c->role != SP_BENCH_ROLE_STEP)
 			continue;
 		if (interrupted(cfg))
 			return report_stop(SIGNALLED, l, 0, 0, v);
-		pid = spawn(c, cfg, v);
-		if (pid < 0)
+		if (!start(c, cfg, l, v))
 			return 0;
-		*l = (struct live){ .pid = pid, .c = c, .start_ms = sp_run_now_ms() };
 		why = wait_all(cfg, l, 1, sp_run_now_ms() + cfg->timeout_ms);
 		if (why != ENDED)
 			stop(cfg, l, 1, why == DEADLINE);
@@ -626,6 +633,21 @@ uint64_t sp_bench_counter_scale(const char *name)
 {
 	return !strcmp(name, "counters/port_xmit_data") || !strcmp(name, "counters/port_rcv_data") ?
 	       4 : 1;
+}
+
+bool sp_bench_counter_is_bytes(const char *name)
+{
+	return strstr(name, "bytes") || sp_bench_counter_scale(name) != 1;
+}
+
+double sp_bench_counters_interval_s(const struct sp_bench_counters *c)
+{
+	return c->end_ns > c->start_ns ? (double)(c->end_ns - c->start_ns) / 1e9 : 0;
+}
+
+double sp_bench_gbit_per_s(uint64_t bytes, double secs)
+{
+	return (double)bytes * 8 / secs / 1e9;
 }
 
 /* ---- which devices ------------------------------------------------------------------------- */

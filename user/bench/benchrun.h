@@ -4,8 +4,8 @@
  * and stderr to files of an output directory, stdin from /dev/null, each in
  * a process group of its own (stopped as a group), a deadline per phase;
  * and the counters of the devices involved, read from sysfs before and
- * after ("bench ... trace" without the module's sampler). The record of a whole bench, the document that
- * print.c prints, is here too.
+ * after ("bench ... trace" without the module's sampler). The record of a
+ * whole bench, the document that benchprint.h prints, is here too.
  */
 #ifndef SPARKPERF_CTL_BENCHRUN_H
 #define SPARKPERF_CTL_BENCHRUN_H
@@ -106,6 +106,12 @@ void sp_bench_counters_free(struct sp_bench_counters *c);
 bool sp_bench_counter_delta(const struct sp_bench_counter *k, uint64_t *delta);
 /* IB's port_xmit_data and port_rcv_data count 4-byte words. */
 uint64_t sp_bench_counter_scale(const char *name);
+/* Does the counter count bytes (or words of them)? Those are shown as Gbit/s too. */
+bool sp_bench_counter_is_bytes(const char *name);
+/* Seconds between the two readings; 0 before the second. */
+double sp_bench_counters_interval_s(const struct sp_bench_counters *c);
+/* bytes in secs as Gbit/s (10^9 bit/s). */
+double sp_bench_gbit_per_s(uint64_t bytes, double secs);
 
 /* The netdev that carries the route to addr (numeric IPv4 or IPv6); 0 or -errno. */
 int sp_bench_route_netdev(const char *addr, char *ifname, size_t len);

@@ -30,18 +30,4 @@ struct sp_env {
 	const char *clock_source;	/* NULL: unknown */
 };
 
-/* ---- bench ---- */
-
-struct sp_bench_doc;
-
-/*
- * The document of a bench run, or of bench parse: JSON, one object; text,
- * the commands with how they ended, a line or a table per result, the
- * counters that moved (the kernel trace's report as lat and bw print it, or
- * the sysfs snapshots; JSON: "counters_source", "trace", "counters"), the
- * problems and the verdict. A dry run: the command lines alone (JSON: the
- * document without results).
- */
-int sp_print_bench(const struct sp_bench_doc *doc);
-
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The command lines of sparkperf-ctl bench (user/benchcmd.c), as golden
+ * The command lines of sparkperf-ctl bench (user/bench/cmd_*.c), as golden
  * strings: the DGX Spark performance guide's perftest, iperf3 and LLM
  * recipes, the two-Spark blog's mpirun nccl-tests line.
  */
@@ -135,20 +135,26 @@ START_TEST(test_perftest_servers)
 }
 END_TEST
 
+static const char *const perftest_names[] = {
+	"write_bw", "write_lat", "read_bw", "read_lat", "send_bw", "send_lat",
+};
+
 START_TEST(test_perftest_tests)
 {
-	static const char *const names[] = {
-		"write_bw", "write_lat", "read_bw", "read_lat", "send_bw", "send_lat",
-	};
+	const char *name = perftest_names[_i];
 	enum sp_perftest_test t;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		ck_assert_int_eq(sp_perftest_test_parse(names[i], &t), 0);
-		ck_assert_str_eq(sp_perftest_test_str(t), names[i]);
-		ck_assert_str_eq(sp_perftest_test_binary(t) + 3, names[i]);
-		ck_assert_int_eq(sp_perftest_test_is_bw(t), strstr(names[i], "_bw") != NULL);
-	}
+	ck_assert_int_eq(sp_perftest_test_parse(name, &t), 0);
+	ck_assert_str_eq(sp_perftest_test_str(t), name);
+	ck_assert_str_eq(sp_perftest_test_binary(t) + 3, name);
+	ck_assert_int_eq(sp_perftest_test_is_bw(t), strstr(name, "_bw") != NULL);
+}
+END_TEST
+
+START_TEST(test_perftest_test_unknown)
+{
+	enum sp_perftest_test t;
+
 	ck_assert_int_eq(sp_perftest_test_parse("atomic_bw", &t), -EINVAL);
 }
 END_TEST
@@ -488,7 +494,8 @@ static Suite *benchcmd_suite(void)
 	tcase_add_test(tc, test_perftest_guide_bw);
 	tcase_add_test(tc, test_perftest_guide_lat);
 	tcase_add_test(tc, test_perftest_servers);
-	tcase_add_test(tc, test_perftest_tests);
+	tcase_add_loop_test(tc, test_perftest_tests, 0, ARRAY_SIZE(perftest_names));
+	tcase_add_test(tc, test_perftest_test_unknown);
 	tcase_add_test(tc, test_iperf3);
 	tcase_add_test(tc, test_cpus);
 	tcase_add_test(tc, test_nccl_blog);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark output parsers (user/benchparse.c) on every benchmark output
+ * The benchmark output parsers (user/bench/parse_*.c) on every benchmark output
  * of tests/fixtures/: the numbers asserted are the ones the files hold,
  * failures and verdicts included. The LLM results have no captured fixture:
  * their inputs here are written from the key lists of the tools' sources
@@ -871,38 +871,44 @@ START_TEST(test_nccl_failures)
 END_TEST
 
 /* mpirun 4.1.4 launch failures; the last line of each is its exit status. */
+static const struct {
+	const char *file;
+	int exit_status;
+	const char *codes;
+	const char *first;
+} mpirun_cases[] = {
+	{ "mpirun/mpirun_4.1.4_exe_not_found.txt", 132, "exit_status launch no_result",
+	  "mpirun was unable to launch the specified application as it could not access" },
+	{ "mpirun/mpirun_4.1.4_not_enough_slots.txt", 1, "exit_status launch no_result",
+	  "There are not enough slots available in the system to satisfy the 3" },
+	{ "mpirun/mpirun_4.1.4_rank_exit3.txt", 3,
+	  "exit_status nccl_failure rank_exit no_result",
+	  "host: Test NCCL failure common.cu:1204 fake" },
+	{ "mpirun/mpirun_4.1.4_ssh_refused.txt", 255, "exit_status ssh launch no_result",
+	  "ssh: connect to host 127.0.0.2 port 22: Connection refused" },
+	{ "mpirun/mpirun_4.1.4_ssh_unresolvable.txt", 255, "exit_status ssh launch no_result",
+	  "ssh: Could not resolve hostname nosuchhost: Name or service not known" },
+};
+
 START_TEST(test_mpirun_failures)
 {
-	static const struct {
-		const char *file;
-		int exit_status;
-		const char *codes;
-		const char *first;
-	} cases[] = {
-		{ "mpirun/mpirun_4.1.4_exe_not_found.txt", 132, "exit_status launch no_result",
-		  "mpirun was unable to launch the specified application as it could not access" },
-		{ "mpirun/mpirun_4.1.4_not_enough_slots.txt", 1, "exit_status launch no_result",
-		  "There are not enough slots available in the system to satisfy the 3" },
-		{ "mpirun/mpirun_4.1.4_rank_exit3.txt", 3,
-		  "exit_status nccl_failure rank_exit no_result",
-		  "host: Test NCCL failure common.cu:1204 fake" },
-		{ "mpirun/mpirun_4.1.4_ssh_refused.txt", 255, "exit_status ssh launch no_result",
-		  "ssh: connect to host 127.0.0.2 port 22: Connection refused" },
-		{ "mpirun/mpirun_4.1.4_ssh_unresolvable.txt", 255, "exit_status ssh launch no_result",
-		  "ssh: Could not resolve hostname nosuchhost: Name or service not known" },
-	};
-	struct sp_bench_verdict v = { 0 };
 	struct sp_nccl n;
-	size_t i;
 	int ex;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		nccl(cases[i].file, &n, &ex);
-		ck_assert_int_eq(ex, cases[i].exit_status);
-		ck_assert_str_eq(n.sigs[0].line, cases[i].first);
-		nc_judged(&n, ex, 0, 0, cases[i].codes);
-		sp_nccl_free(&n);
-	}
+	nccl(mpirun_cases[_i].file, &n, &ex);
+	ck_assert_int_eq(ex, mpirun_cases[_i].exit_status);
+	ck_assert_str_eq(n.sigs[0].line, mpirun_cases[_i].first);
+	nc_judged(&n, ex, 0, 0, mpirun_cases[_i].codes);
+	sp_nccl_free(&n);
+}
+END_TEST
+
+START_TEST(test_mpirun_exit_meaning)
+{
+	struct sp_bench_verdict v = { 0 };
+	struct sp_nccl n;
+	int ex;
+
 	/* mpirun's own status says nothing of nccl-tests' meanings */
 	nccl("mpirun/mpirun_4.1.4_not_enough_slots.txt", &n, &ex);
 	ck_assert_int_eq(sp_nccl_judge(&n, ex, 0, 0, &v), 0);
@@ -1168,7 +1174,9 @@ static Suite *benchparse_suite(void)
 	tcase_add_test(tc, test_nccl_two_sparks);
 	tcase_add_test(tc, test_nccl_debug_info_single_host);
 	tcase_add_test(tc, test_nccl_failures);
-	tcase_add_test(tc, test_mpirun_failures);
+	tcase_add_loop_test(tc, test_mpirun_failures, 0,
+			    (int)(sizeof(mpirun_cases) / sizeof(mpirun_cases[0])));
+	tcase_add_test(tc, test_mpirun_exit_meaning);
 	tcase_add_test(tc, test_nccl_tag_output);
 	suite_add_tcase(s, tc);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner of sparkperf-ctl bench (user/benchrun.c): real child processes
+ * The runner of sparkperf-ctl bench (user/bench/benchrun.c): real child processes
  * (true, false, sleep, sh for its echo), their output files, deadlines,
  * servers and their banners; and the counter snapshots, read from a sysfs
  * tree made here from the soft-RoCE fixtures (rxe0's hw_counters names and

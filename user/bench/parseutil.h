@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the parsers of benchparse.h share, in benchparse.c: growing arrays,
+ * lines and tokens of a saved output, numbers, JSON lookups, and the judge
+ * of an exit status. Only bench/'s parsers include it.
+ */
+#ifndef SPARKPERF_CTL_PARSEUTIL_H
+#define SPARKPERF_CTL_PARSEUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "benchparse.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* Longer lines are cut: NCCL's "Trees" INFO lines are the longest (~1 KiB). */
+#define LINE_MAX_LEN 4096
+#define TOKENS_MAX 64
+
+/* Room for one more element of size in *arr (n in use); false: out of memory. */
+bool sp_bench_grow(void **arr, size_t n, size_t size);
+#define GROW(arr, n) sp_bench_grow((void **)&(arr), (n), sizeof(*(arr)))
+
+/* The next line of *p into buf (cut to size - 1, no newline, no CR); false at the end. */
+bool sp_bench_next_line(const char **p, char *buf, size_t size);
+bool sp_bench_is_blank(char c);
+/* s without leading and trailing blanks, in place. */
+char *sp_bench_trim(char *s);
+/* Splits s in place at blanks; at most max tokens, the count. */
+size_t sp_bench_split(char *s, char **tok, size_t max);
+/* A whole token as a finite number. */
+bool sp_bench_num(const char *s, double *v);
+bool sp_bench_u64(const char *s, uint64_t *v);
+/* src into dst[size], cut to fit */
+void sp_bench_copy_str(char *dst, size_t size, const char *src);
+
+/* A non-zero exit status, when it is known, fails the run. */
+int sp_bench_judge_exit(int exit_status, const char *detail, struct sp_bench_verdict *v);
+
+/* A JSON document that is all of text (json_tokener_parse() stops after the first value). */
+json_object *sp_bench_json_whole(const char *text);
+/* The first character that is not blank: '{' or '[' says JSON. */
+char sp_bench_first_char(const char *text);
+
+json_object *sp_bench_jget(json_object *obj, const char *key);
+/* A JSON number (integer or not) at key. */
+bool sp_bench_jnum(json_object *obj, const char *key, double *out);
+/* The length of an array (0: missing, or not an array). */
+size_t sp_bench_jarray_len(json_object *arr);
+/* A number > 0 at key, else 0. */
+uint64_t sp_bench_jnum_u64(json_object *obj, const char *key);
+/* A string at key, else NULL. */
+const char *sp_bench_jstr(json_object *obj, const char *key);
+/* That string into dst[size], cut to fit; dst unchanged without one. */
+void sp_bench_jstr_copy(json_object *obj, const char *key, char *dst, size_t size);
+
+#endif
