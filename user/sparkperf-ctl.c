@@ -13,7 +13,8 @@
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/nl.h"
-#include "lib/show.h"
+#include "lib/info.h"
+#include "lib/print.h"
 #include "version.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,8 @@
 #include <netlink/genl/genl.h>
 
 #include "bench/benchparse.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 #include "testutil.h"
 
 void cap_start(struct capture *c, bool json, bool pretty)

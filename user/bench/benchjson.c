@@ -10,7 +10,8 @@
 
 #include "benchprint.h"
 #include "lib/print.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 
 static json_object *jnum_if(bool has, double v)
 {

@@ -16,7 +16,8 @@
 
 #include "benchcmd.h"
 #include "benchparse.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 #include "lib/run.h"
 
 struct sp_tracelog;

@@ -10,7 +10,8 @@
 
 #include "benchprint.h"
 #include "lib/print.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 
 static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
 {

@@ -3,7 +3,7 @@
 
 #include "cmd.h"
 #include "err.h"
-#include "show.h"
+#include "print.h"
 
 bool sp_is_help(const char *arg)
 {

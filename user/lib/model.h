@@ -128,4 +128,13 @@ struct sp_link_modes {
 	char max_mode[48];		/* its name: "200000baseCR4/Full" */
 };
 
+/* Where and with what a result was measured (JSON: every result). */
+struct sp_env {
+	const char *tool_version;
+	const char *module_version;	/* NULL: unknown */
+	const char *kernel_release;	/* NULL: unknown */
+	const char *host;		/* NULL: unknown */
+	const char *clock_source;	/* NULL: unknown */
+};
+
 #endif

@@ -17,7 +17,7 @@
 #include "model.h"
 #include "nl.h"
 #include "parse.h"
-#include "show.h"
+#include "print.h"
 
 /* ---- arguments: usage errors on stderr, SP_EXIT_USAGE ------------------- */
 

@@ -12,7 +12,7 @@
 
 #include "parse.h"
 #include "print.h"
-#include "show.h"
+#include "print.h"
 #include "traceprint.h"
 
 /* ---- pieces --------------------------------------------------------------- */

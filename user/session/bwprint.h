@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #include "session.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 
 /*
  * Bandwidth results. A run is the sessions of one message size, side by

@@ -12,7 +12,8 @@
 #include <stdio.h>
 
 #include "session.h"
-#include "lib/show.h"
+#include "lib/print.h"
+#include "lib/traceprint.h"
 
 /*
  * Latency results as text: a header (what was measured, how, the units and

@@ -5,7 +5,7 @@
 #include <json-c/json.h>
 
 #include "lib/model.h"
-#include "lib/show.h"
+#include "lib/info.h"
 #include "testutil.h"
 
 START_TEST(test_version)

@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "parse.h"
-#include "show.h"
-#include "tracelog.h"
-
-/* ---- version ------------------------------------------------------------ */
+#include "info.h"
+#include "print.h"
 
 int sp_print_version(const char *cli_version, const struct sp_info *info,
 		     const char *module_status)
