@@ -43,7 +43,7 @@ int sp_print_server(const struct sp_server *srv)
 
 int sp_print_servers(const struct sp_server *srvs, size_t n)
 {
-	struct sp_list *l = sp_list_begin();
+	struct sp_rows *l = sp_rows_begin();
 	char addr[SP_ADDR_STRLEN];
 	size_t i;
 
@@ -51,13 +51,13 @@ int sp_print_servers(const struct sp_server *srvs, size_t n)
 		const struct sp_server *srv = &srvs[i];
 
 		sp_fmt_addr(&srv->addr, addr, sizeof(addr));
-		sp_list_record(l);
-		sp_list_u64(l, "id", "ID", srv->id);
-		sp_list_field(l, "addr", "ADDR",
-			      srv->addr.len ? json_object_new_string(addr) : NULL, strdup(addr));
-		sp_list_u64(l, "port", "PORT", srv->port);
-		sp_list_u64(l, "active", "ACTIVE", srv->active);
-		sp_list_u64(l, "served", "SERVED", srv->served);
+		sp_row(l);
+		sp_field_u64(l, "id", "ID", srv->id);
+		sp_field(l, "addr", "ADDR",
+			 srv->addr.len ? json_object_new_string(addr) : NULL, strdup(addr));
+		sp_field_u64(l, "port", "PORT", srv->port);
+		sp_field_u64(l, "active", "ACTIVE", srv->active);
+		sp_field_u64(l, "served", "SERVED", srv->served);
 	}
-	return sp_list_end(l);
+	return sp_rows_end(l);
 }

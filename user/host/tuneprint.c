@@ -131,39 +131,39 @@ static const char *knob_state_text(const struct sp_knob *k)
 }
 
 /* One knob: the table's row, and the JSON object with the full values. */
-static void list_knob(struct sp_list *l, const struct sp_knob *k)
+static void list_knob(struct sp_rows *l, const struct sp_knob *k)
 {
 	const struct sp_knob_spec *s = k->spec;
 
-	sp_list_record(l);
-	sp_list_field(l, "name", "KNOB", json_object_new_string(k->ch.name), strdup(k->ch.name));
-	sp_list_field(l, "state", "STATE", json_object_new_string(knob_state_names[k->state]),
-		      strdup(knob_state_text(k)));
-	sp_list_field(l, "current", "CURRENT",
-		      k->ch.has_before ? sp_json_str_or_null(k->ch.before) : NULL, knob_current(k));
-	sp_list_field(l, "recommended", "RECOMMENDED", sp_json_str_or_null(k->recommended),
-		      knob_recommended(k));
-	sp_list_field(l, "target", NULL,
-		      k->state == SP_KNOB_CHANGE ? sp_json_str_or_null(k->ch.after) : NULL, NULL);
-	sp_list_str(l, "where", "WHERE", k->where[0] ? k->where : NULL);
+	sp_row(l);
+	sp_field(l, "name", "KNOB", json_object_new_string(k->ch.name), strdup(k->ch.name));
+	sp_field(l, "state", "STATE", json_object_new_string(knob_state_names[k->state]),
+		 strdup(knob_state_text(k)));
+	sp_field(l, "current", "CURRENT",
+		 k->ch.has_before ? sp_json_str_or_null(k->ch.before) : NULL, knob_current(k));
+	sp_field(l, "recommended", "RECOMMENDED", sp_json_str_or_null(k->recommended),
+		 knob_recommended(k));
+	sp_field(l, "target", NULL,
+		 k->state == SP_KNOB_CHANGE ? sp_json_str_or_null(k->ch.after) : NULL, NULL);
+	sp_field_str(l, "where", "WHERE", k->where[0] ? k->where : NULL);
 	if (k->state == SP_KNOB_OBSERVED)
-		sp_list_field(l, "as_expected", NULL,
-			      k->ch.has_before ? json_object_new_boolean(k->as_expected) : NULL,
+		sp_field(l, "as_expected", NULL,
+			 k->ch.has_before ? json_object_new_boolean(k->as_expected) : NULL,
 			      NULL);
-	sp_list_str(l, "severity", NULL, s ? (s->severity == SP_SEV_FAIL ? "fail" : "warn") : NULL);
-	sp_list_str(l, "reason", NULL, s ? s->reason : NULL);
-	sp_list_field(l, "note", "NOTE", sp_json_str_or_null(k->note[0] ? k->note : NULL),
-		      strdup(k->note));
+	sp_field_str(l, "severity", NULL, s ? (s->severity == SP_SEV_FAIL ? "fail" : "warn") : NULL);
+	sp_field_str(l, "reason", NULL, s ? s->reason : NULL);
+	sp_field(l, "note", "NOTE", sp_json_str_or_null(k->note[0] ? k->note : NULL),
+		 strdup(k->note));
 }
 
 int sp_print_tune_plan(const struct sp_plan *plan)
 {
-	struct sp_list *l = sp_list_begin();
+	struct sp_rows *l = sp_rows_begin();
 	size_t i;
 
 	for (i = 0; i < plan->n; i++)
 		list_knob(l, &plan->knobs[i]);
-	return sp_list_end(l);
+	return sp_rows_end(l);
 }
 
 /* The changes in the order they were made: revert walks them last first. */

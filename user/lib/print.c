@@ -168,7 +168,7 @@ char *sp_xprintf(const char *fmt, ...)
 /* cells[row * stride + col], row 0 the header */
 static void print_cells(char *const *cells, size_t nrows, size_t ncols, size_t stride)
 {
-	size_t width[SP_LIST_COLS] = { 0 }, r, c;
+	size_t width[SP_ROWS_COLS] = { 0 }, r, c;
 	FILE *f = sp_print_file();
 
 	for (c = 0; c < ncols && c < ARRAY_SIZE(width); c++)
@@ -241,19 +241,19 @@ void sp_print_fixed(const struct sp_fixed_col *cols, size_t n, char (*cell)[SP_C
 
 /* ---- lists ---- */
 
-struct sp_list {
+struct sp_rows {
 	bool failed;
 	json_object *arr;	/* JSON: the records */
 	json_object *rec;	/* JSON: the record being filled */
-	char **cells;		/* text: [row * SP_LIST_COLS + col], row 0 the names */
+	char **cells;		/* text: [row * SP_ROWS_COLS + col], row 0 the names */
 	size_t nrows;		/* text: rows begun, the names' included */
 	size_t ncols;		/* text: the first record's fields */
 	size_t col;		/* text: the next column of the last row */
 };
 
-struct sp_list *sp_list_begin(void)
+struct sp_rows *sp_rows_begin(void)
 {
-	struct sp_list *l = calloc(1, sizeof(*l));
+	struct sp_rows *l = calloc(1, sizeof(*l));
 
 	if (l && out.json && !(l->arr = json_object_new_array())) {
 		free(l);
@@ -263,7 +263,7 @@ struct sp_list *sp_list_begin(void)
 }
 
 /* Closes the last record: JSON, into the array; text, blank missing cells. */
-static void list_close_record(struct sp_list *l)
+static void list_close_record(struct sp_rows *l)
 {
 	if (out.json) {
 		if (l->rec && json_object_array_add(l->arr, l->rec)) {
@@ -276,11 +276,11 @@ static void list_close_record(struct sp_list *l)
 	if (l->nrows == 2)
 		l->ncols = l->col;
 	for (; l->nrows > 2 && l->col < l->ncols; l->col++)
-		if (!(l->cells[(l->nrows - 1) * SP_LIST_COLS + l->col] = strdup("")))
+		if (!(l->cells[(l->nrows - 1) * SP_ROWS_COLS + l->col] = strdup("")))
 			l->failed = true;
 }
 
-void sp_list_record(struct sp_list *l)
+void sp_row(struct sp_rows *l)
 {
 	size_t add = 0;
 	char **cells;
@@ -294,19 +294,19 @@ void sp_list_record(struct sp_list *l)
 		return;
 	}
 	add = l->nrows ? 1 : 2;
-	cells = realloc(l->cells, (l->nrows + add) * SP_LIST_COLS * sizeof(*cells));
+	cells = realloc(l->cells, (l->nrows + add) * SP_ROWS_COLS * sizeof(*cells));
 	if (!cells) {
 		l->failed = true;
 		return;
 	}
-	memset(cells + l->nrows * SP_LIST_COLS, 0, add * SP_LIST_COLS * sizeof(*cells));
+	memset(cells + l->nrows * SP_ROWS_COLS, 0, add * SP_ROWS_COLS * sizeof(*cells));
 	l->cells = cells;
 	l->nrows += add;
 	l->col = 0;
 }
 
-void sp_list_field(struct sp_list *l, const char *key, const char *col,
-		   json_object *jval, char *text)
+void sp_field(struct sp_rows *l, const char *key, const char *col,
+	      json_object *jval, char *text)
 {
 	size_t row;
 
@@ -331,27 +331,27 @@ void sp_list_field(struct sp_list *l, const char *key, const char *col,
 		return;
 	}
 	row = l->nrows - 1;
-	if (!text || l->col >= SP_LIST_COLS || (row > 1 && l->col >= l->ncols)) {
+	if (!text || l->col >= SP_ROWS_COLS || (row > 1 && l->col >= l->ncols)) {
 		free(text);
 		l->failed = true;
 		return;
 	}
 	if (row == 1 && !(l->cells[l->col] = strdup(col)))
 		l->failed = true;
-	l->cells[row * SP_LIST_COLS + l->col++] = text;
+	l->cells[row * SP_ROWS_COLS + l->col++] = text;
 }
 
-void sp_list_u64(struct sp_list *l, const char *key, const char *col, uint64_t v)
+void sp_field_u64(struct sp_rows *l, const char *key, const char *col, uint64_t v)
 {
-	sp_list_field(l, key, col, json_object_new_uint64(v), sp_xprintf("%" PRIu64, v));
+	sp_field(l, key, col, json_object_new_uint64(v), sp_xprintf("%" PRIu64, v));
 }
 
-void sp_list_str(struct sp_list *l, const char *key, const char *col, const char *s)
+void sp_field_str(struct sp_rows *l, const char *key, const char *col, const char *s)
 {
-	sp_list_field(l, key, col, sp_json_str_or_null(s), strdup(s ? s : "-"));
+	sp_field(l, key, col, sp_json_str_or_null(s), strdup(s ? s : "-"));
 }
 
-int sp_list_end(struct sp_list *l)
+int sp_rows_end(struct sp_rows *l)
 {
 	int ret = 0;
 
@@ -373,19 +373,19 @@ int sp_list_end(struct sp_list *l)
 	if (l->failed)
 		ret = -ENOMEM;
 	else if (l->nrows && l->ncols)
-		print_cells(l->cells, l->nrows, l->ncols, SP_LIST_COLS);
-	free_cells(l->cells, l->nrows * SP_LIST_COLS);
+		print_cells(l->cells, l->nrows, l->ncols, SP_ROWS_COLS);
+	free_cells(l->cells, l->nrows * SP_ROWS_COLS);
 	free(l);
 	return ret;
 }
 
-int sp_list_end_into(struct sp_list *l, json_object *obj, const char *key)
+int sp_rows_end_into(struct sp_rows *l, json_object *obj, const char *key)
 {
 	json_object *arr = NULL;
 
 	if (!out.json) {
 		json_object_put(obj);
-		return sp_list_end(l);
+		return sp_rows_end(l);
 	}
 	if (l && !l->failed && l->rec)
 		list_close_record(l);

@@ -94,44 +94,44 @@ struct sp_fixed_col {
 void sp_print_fixed(const struct sp_fixed_col *cols, size_t n, char (*cell)[SP_CELL_MAX],
 		    const char *tail);
 
-/* ---- lists: one call per field for text and JSON ---- */
+/* ---- rows: one call per field for text and JSON ---- */
 
-struct sp_list;
+struct sp_rows;
 
 /*
- * Begins a list; at most SP_LIST_COLS columns. Every record starts with
- * sp_list_record(), then its fields in column order; the first record's
- * fields name the columns. NULL only when out of memory (every call below
- * takes NULL and sp_list_end() then returns -ENOMEM).
+ * Begins rows (a table in text, an array in JSON); at most SP_ROWS_COLS
+ * columns. Every record starts with sp_row(), then its fields in column
+ * order; the first record's fields name the columns. NULL only when out of
+ * memory (every call below takes NULL and sp_rows_end() then returns
+ * -ENOMEM).
  */
-#define SP_LIST_COLS 16
-struct sp_list *sp_list_begin(void);
-void sp_list_record(struct sp_list *l);
+#define SP_ROWS_COLS 16
+struct sp_rows *sp_rows_begin(void);
+void sp_row(struct sp_rows *l);
 
 /*
  * One field: key is its JSON key (NULL: text only), col its column name
  * (NULL: JSON only); jval its JSON value (NULL: null; taken over), text its
  * cell (taken over; NULL: out of memory).
  */
-void sp_list_field(struct sp_list *l, const char *key, const char *col,
-		   json_object *jval, char *text);
+void sp_field(struct sp_rows *l, const char *key, const char *col,
+	      json_object *jval, char *text);
 /* The common shapes of a field. */
-void sp_list_u64(struct sp_list *l, const char *key, const char *col, uint64_t v);
+void sp_field_u64(struct sp_rows *l, const char *key, const char *col, uint64_t v);
 /* s NULL: JSON null, text "-". */
-void sp_list_str(struct sp_list *l, const char *key, const char *col, const char *s);
+void sp_field_str(struct sp_rows *l, const char *key, const char *col, const char *s);
 
 /*
- * Prints the list (text: nothing for an empty one; JSON: an array, [] for
- * an empty one) and releases it. 0 or -ENOMEM.
+ * Prints the rows (text: nothing for none; JSON: an array, [] for none) and releases it. 0 or -ENOMEM.
  */
-int sp_list_end(struct sp_list *l);
+int sp_rows_end(struct sp_rows *l);
 
 /*
- * The same for a list that is one member of a JSON document: JSON, obj
+ * The same for rows that are one member of a JSON document: JSON, obj
  * with the array under key, printed and released; text, the table alone
  * (obj, which text needs not build, released). 0 or -ENOMEM (obj NULL in
- * JSON, or the list out of memory).
+ * JSON, or the rows out of memory).
  */
-int sp_list_end_into(struct sp_list *l, json_object *obj, const char *key);
+int sp_rows_end_into(struct sp_rows *l, json_object *obj, const char *key);
 
 #endif

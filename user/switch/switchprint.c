@@ -167,7 +167,7 @@ static json_object *json_sw_link(const void *items, size_t i)
 int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_status *ports,
 			  size_t n)
 {
-	struct sp_list *l = sp_list_begin();
+	struct sp_rows *l = sp_rows_begin();
 	json_object *obj = NULL;
 	size_t i;
 
@@ -181,20 +181,20 @@ int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_s
 	for (i = 0; i < n; i++) {
 		const struct sp_sw_port_status *p = &ports[i];
 
-		sp_list_record(l);
-		sp_list_str(l, "name", "PORT", p->name);
-		sp_list_str(l, "status", "STATUS", p->status);
-		sp_list_str(l, "rate", "RATE", p->rate);
-		sp_list_field(l, "rate_bits_per_second", NULL, jsw_rate_bps(p->rate), NULL);
-		sp_list_str(l, "speed", "SPEED", p->speed);
-		sp_list_field(l, "auto_negotiation", "AUTONEG", jsw_bool(p->auto_negotiation),
-			      strdup(dash(sp_sw_settable(p->auto_negotiation))));
-		sp_list_str(l, "fec_mode", "FEC", p->fec_mode);
-		sp_list_field(l, "mtu_bytes", "MTU", jsw_number(p->mtu), strdup(dash(p->mtu)));
-		sp_list_field(l, "l2mtu_bytes", "L2MTU", jsw_number(p->l2mtu),
-			      strdup(dash(p->l2mtu)));
+		sp_row(l);
+		sp_field_str(l, "name", "PORT", p->name);
+		sp_field_str(l, "status", "STATUS", p->status);
+		sp_field_str(l, "rate", "RATE", p->rate);
+		sp_field(l, "rate_bits_per_second", NULL, jsw_rate_bps(p->rate), NULL);
+		sp_field_str(l, "speed", "SPEED", p->speed);
+		sp_field(l, "auto_negotiation", "AUTONEG", jsw_bool(p->auto_negotiation),
+			 strdup(dash(sp_sw_settable(p->auto_negotiation))));
+		sp_field_str(l, "fec_mode", "FEC", p->fec_mode);
+		sp_field(l, "mtu_bytes", "MTU", jsw_number(p->mtu), strdup(dash(p->mtu)));
+		sp_field(l, "l2mtu_bytes", "L2MTU", jsw_number(p->l2mtu),
+			 strdup(dash(p->l2mtu)));
 	}
-	return sp_list_end_into(l, obj, "ports");
+	return sp_rows_end_into(l, obj, "ports");
 }
 
 /* ---- switch plan and verify: the differences ---------------------------- */
