@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
+#include "lib/show.h"
 #include "lib/print.h"
 #include "devprint.h"
 
@@ -25,10 +26,7 @@ static const char dev_usage[] =
 
 static int dev_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct sp_dev_list list;
 	const char *name = NULL;
-	struct sp_nl nl;
-	int ret;
 
 	(void)ctx;
 	if (sp_help_requested(argc, argv, dev_usage))
@@ -40,25 +38,8 @@ static int dev_show(const struct sp_ctx *ctx, int argc, char **argv)
 			return sp_usage_error("dev", "Invalid device name: '%s'", argv[0]);
 		name = argv[0];
 	}
-
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("dev", "show", ret, &nl.err);
-	ret = sp_nl_dev_get(&nl, name, &list);
-	if (ret) {
-		sp_report_nl_error(stderr, "dev", "show", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-
-	ret = sp_print_devs(list.devs, list.n);
-	sp_dev_list_free(&list);
-	if (ret) {
-		sp_report_nl_error(stderr, "dev", "show", ret, NULL);
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
+	return SP_SHOW("dev", struct sp_dev_list, list, nl, sp_nl_dev_get(&nl, name, &list),
+		       sp_print_devs(list.devs, list.n), sp_dev_list_free(&list));
 }
 
 static volatile sig_atomic_t stop_signal;

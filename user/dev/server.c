@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/nl.h"
 #include "lib/parse.h"
+#include "lib/show.h"
 #include "servernl.h"
 #include "serverprint.h"
 
@@ -39,32 +40,13 @@ static int server_args(int argc, char **argv, struct sp_kv *kv, size_t n, bool *
 
 static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct sp_server_list list;
-	struct sp_nl nl;
-	int ret;
-
 	(void)ctx;
 	if (sp_help_requested(argc, argv, server_usage))
 		return SP_EXIT_OK;
 	if (argc > 0)
 		return sp_usage_error("server", "Unexpected argument '%s'", argv[0]);
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("server", "show", ret, &nl.err);
-	ret = sp_nl_server_get(&nl, &list);
-	if (ret) {
-		sp_report_nl_error(stderr, "server", "show", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	ret = sp_print_servers(list.servers, list.n);
-	sp_server_list_free(&list);
-	if (ret) {
-		sp_report_nl_error(stderr, "server", "show", ret, NULL);
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
+	return SP_SHOW("server", struct sp_server_list, list, nl, sp_nl_server_get(&nl, &list),
+		       sp_print_servers(list.servers, list.n), sp_server_list_free(&list));
 }
 
 static int server_start(const struct sp_ctx *ctx, int argc, char **argv)

@@ -23,6 +23,15 @@ int sp_array_add(void *items, size_t *n, size_t *cap, size_t elem_size, const vo
 	return 0;
 }
 
+int sp_array_take(void *items, size_t *n, size_t *cap, size_t elem_size, void *elem)
+{
+	int ret = sp_array_add(items, n, cap, elem_size, elem);
+
+	if (!ret)
+		memset(elem, 0, elem_size);
+	return ret;
+}
+
 void sp_dev_free(struct sp_dev *dev)
 {
 	size_t i;
@@ -38,23 +47,15 @@ void sp_dev_free(struct sp_dev *dev)
 
 void sp_dev_list_free(struct sp_dev_list *list)
 {
-	size_t i;
-
 	if (!list)
 		return;
-	for (i = 0; i < list->n; i++)
-		sp_dev_free(&list->devs[i]);
-	free(list->devs);
+	SP_ARRAY_RELEASE(list->devs, list->n, sp_dev_free);
 	memset(list, 0, sizeof(*list));
 }
 
 int sp_dev_list_add(struct sp_dev_list *list, struct sp_dev *dev)
 {
-	int ret = sp_array_add(&list->devs, &list->n, &list->cap, sizeof(*dev), dev);
-
-	if (!ret)
-		memset(dev, 0, sizeof(*dev));
-	return ret;
+	return sp_array_take(&list->devs, &list->n, &list->cap, sizeof(*dev), dev);
 }
 
 const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int32_t error)

@@ -93,6 +93,20 @@ struct sp_addr {
  * (room for *cap), doubling it when full; 0 or -ENOMEM.
  */
 int sp_array_add(void *items, size_t *n, size_t *cap, size_t elem_size, const void *elem);
+/*
+ * sp_array_add(), then *elem is zeroed: what it pointed to belongs to the
+ * array now (every list's add).
+ */
+int sp_array_take(void *items, size_t *n, size_t *cap, size_t elem_size, void *elem);
+/* Releases each of the n elements of items with release(&elem), then items. */
+#define SP_ARRAY_RELEASE(items, n, release)			\
+	do {							\
+		size_t i_;					\
+								\
+		for (i_ = 0; i_ < (n); i_++)			\
+			release(&(items)[i_]);			\
+		free(items);					\
+	} while (0)
 
 void sp_dev_free(struct sp_dev *dev);
 void sp_dev_list_free(struct sp_dev_list *list);

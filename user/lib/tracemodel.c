@@ -60,57 +60,37 @@ fail:
 
 void sp_stream_list_free(struct sp_stream_list *list)
 {
-	size_t i;
-
 	if (!list)
 		return;
-	for (i = 0; i < list->n; i++)
-		sp_stream_free(&list->streams[i]);
-	free(list->streams);
+	SP_ARRAY_RELEASE(list->streams, list->n, sp_stream_free);
 	memset(list, 0, sizeof(*list));
 }
 
 int sp_stream_list_add(struct sp_stream_list *list, struct sp_stream *st)
 {
-	int ret = sp_array_add(&list->streams, &list->n, &list->cap, sizeof(*st), st);
-
-	if (!ret)
-		memset(st, 0, sizeof(*st));
-	return ret;
+	return sp_array_take(&list->streams, &list->n, &list->cap, sizeof(*st), st);
 }
 
 void sp_trace_free(struct sp_trace *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
-	for (i = 0; i < t->n_streams; i++)
-		sp_stream_free(&t->streams[i]);
-	free(t->streams);
+	SP_ARRAY_RELEASE(t->streams, t->n_streams, sp_stream_free);
 	t->streams = NULL;
 	t->n_streams = 0;
 }
 
 void sp_trace_list_free(struct sp_trace_list *list)
 {
-	size_t i;
-
 	if (!list)
 		return;
-	for (i = 0; i < list->n; i++)
-		sp_trace_free(&list->traces[i]);
-	free(list->traces);
+	SP_ARRAY_RELEASE(list->traces, list->n, sp_trace_free);
 	memset(list, 0, sizeof(*list));
 }
 
 int sp_trace_list_add(struct sp_trace_list *list, struct sp_trace *t)
 {
-	int ret = sp_array_add(&list->traces, &list->n, &list->cap, sizeof(*t), t);
-
-	if (!ret)
-		memset(t, 0, sizeof(*t));
-	return ret;
+	return sp_array_take(&list->traces, &list->n, &list->cap, sizeof(*t), t);
 }
 
 bool sp_trace_state_final(unsigned int state)

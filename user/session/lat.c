@@ -21,6 +21,7 @@
 #include "sessionnl.h"
 #include "sessrun.h"
 #include "lib/parse.h"
+#include "lib/show.h"
 #include "latprint.h"
 #include "lib/tracerun.h"
 #include "lib/wait.h"
@@ -53,32 +54,13 @@ static const char lat_usage[] =
 
 static int lat_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct sp_lat_list list;
-	struct sp_nl nl;
-	int ret;
-
 	(void)ctx;
 	if (sp_help_requested(argc, argv, lat_usage))
 		return SP_EXIT_OK;
 	if (argc > 0)
 		return sp_usage_error("lat", "Unexpected argument '%s'", argv[0]);
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("lat", "show", ret, &nl.err);
-	ret = sp_nl_lat_list(&nl, &list);
-	if (ret) {
-		sp_report_nl_error(stderr, "lat", "show", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	ret = sp_print_lats(list.lats, list.n);
-	sp_lat_list_free(&list);
-	if (ret) {
-		sp_report_nl_error(stderr, "lat", "show", ret, NULL);
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
+	return SP_SHOW("lat", struct sp_lat_list, list, nl, sp_nl_lat_list(&nl, &list),
+		       sp_print_lats(list.lats, list.n), sp_lat_list_free(&list));
 }
 
 /* ---- lat run: arguments ------------------------------------------------- */

@@ -16,23 +16,15 @@ void sp_lat_free(struct sp_lat *lat)
 
 void sp_lat_list_free(struct sp_lat_list *list)
 {
-	size_t i;
-
 	if (!list)
 		return;
-	for (i = 0; i < list->n; i++)
-		sp_lat_free(&list->lats[i]);
-	free(list->lats);
+	SP_ARRAY_RELEASE(list->lats, list->n, sp_lat_free);
 	memset(list, 0, sizeof(*list));
 }
 
 int sp_lat_list_add(struct sp_lat_list *list, struct sp_lat *lat)
 {
-	int ret = sp_array_add(&list->lats, &list->n, &list->cap, sizeof(*lat), lat);
-
-	if (!ret)
-		memset(lat, 0, sizeof(*lat));
-	return ret;
+	return sp_array_take(&list->lats, &list->n, &list->cap, sizeof(*lat), lat);
 }
 
 void sp_bw_free(struct sp_bw *bw)
@@ -46,23 +38,15 @@ void sp_bw_free(struct sp_bw *bw)
 
 void sp_bw_list_free(struct sp_bw_list *list)
 {
-	size_t i;
-
 	if (!list)
 		return;
-	for (i = 0; i < list->n; i++)
-		sp_bw_free(&list->bws[i]);
-	free(list->bws);
+	SP_ARRAY_RELEASE(list->bws, list->n, sp_bw_free);
 	memset(list, 0, sizeof(*list));
 }
 
 int sp_bw_list_add(struct sp_bw_list *list, struct sp_bw *bw)
 {
-	int ret = sp_array_add(&list->bws, &list->n, &list->cap, sizeof(*bw), bw);
-
-	if (!ret)
-		memset(bw, 0, sizeof(*bw));
-	return ret;
+	return sp_array_take(&list->bws, &list->n, &list->cap, sizeof(*bw), bw);
 }
 
 void sp_lat_samples_get(const struct sp_lat_samples *s, size_t i,

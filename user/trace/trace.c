@@ -21,6 +21,7 @@
 #include "lib/nl.h"
 #include "lib/tracenl.h"
 #include "lib/parse.h"
+#include "lib/show.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
 #include "lib/run.h"
@@ -136,32 +137,13 @@ static int print_traces(const struct sp_trace *traces, size_t n)
 
 static int trace_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	struct sp_trace_list list;
-	struct sp_nl nl;
-	int ret;
-
 	(void)ctx;
 	if (sp_help_requested(argc, argv, trace_usage))
 		return SP_EXIT_OK;
 	if (argc > 0)
 		return sp_usage_error("trace", "Unexpected argument '%s'", argv[0]);
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("trace", "show", ret, &nl.err);
-	ret = sp_nl_trace_list(&nl, &list);
-	if (ret) {
-		sp_report_nl_error(stderr, "trace", "show", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	ret = print_traces(list.traces, list.n);
-	sp_trace_list_free(&list);
-	if (ret) {
-		sp_report_nl_error(stderr, "trace", "show", ret, NULL);
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
+	return SP_SHOW("trace", struct sp_trace_list, list, nl, sp_nl_trace_list(&nl, &list),
+		       print_traces(list.traces, list.n), sp_trace_list_free(&list));
 }
 
 static int trace_stop(const struct sp_ctx *ctx, int argc, char **argv)
