@@ -45,18 +45,7 @@ void sp_dev_free(struct sp_dev *dev)
 	dev->n_ports = 0;
 }
 
-void sp_dev_list_free(struct sp_dev_list *list)
-{
-	if (!list)
-		return;
-	SP_ARRAY_RELEASE(list->devs, list->n, sp_dev_free);
-	memset(list, 0, sizeof(*list));
-}
-
-int sp_dev_list_add(struct sp_dev_list *list, struct sp_dev *dev)
-{
-	return sp_array_take(&list->devs, &list->n, &list->cap, sizeof(*dev), dev);
-}
+SP_LIST_DEFINE(sp_dev_list, struct sp_dev_list, struct sp_dev, devs, sp_dev_free)
 
 const char *sp_session_error(bool has_msg, const char *msg, bool has_error, int32_t error)
 {

@@ -107,6 +107,33 @@ int sp_array_take(void *items, size_t *n, size_t *cap, size_t elem_size, void *e
 			release(&(items)[i_]);			\
 		free(items);					\
 	} while (0)
+/* Releases an array of plain elements: items NULL, n 0. */
+#define SP_ARRAY_CLEAR(items, n)		\
+	do {					\
+		free(items);			\
+		(items) = NULL;			\
+		(n) = 0;			\
+	} while (0)
+
+/*
+ * Defines a list's PREFIX_free(list) (each element released with
+ * elem_free, then the list zeroed) and PREFIX_add(list, elem) (elem moved
+ * in, sp_array_take()); the list has field, n and cap.
+ */
+#define SP_LIST_DEFINE(prefix, list_type, elem_type, field, elem_free)	\
+	void prefix##_free(list_type *list)				\
+	{								\
+		if (!list)						\
+			return;						\
+		SP_ARRAY_RELEASE(list->field, list->n, elem_free);	\
+		memset(list, 0, sizeof(*list));				\
+	}								\
+									\
+	int prefix##_add(list_type *list, elem_type *elem)		\
+	{								\
+		return sp_array_take(&list->field, &list->n, &list->cap,	\
+				     sizeof(*elem), elem);		\
+	}
 
 void sp_dev_free(struct sp_dev *dev);
 void sp_dev_list_free(struct sp_dev_list *list);

@@ -58,18 +58,7 @@ fail:
 	return -ENOMEM;
 }
 
-void sp_stream_list_free(struct sp_stream_list *list)
-{
-	if (!list)
-		return;
-	SP_ARRAY_RELEASE(list->streams, list->n, sp_stream_free);
-	memset(list, 0, sizeof(*list));
-}
-
-int sp_stream_list_add(struct sp_stream_list *list, struct sp_stream *st)
-{
-	return sp_array_take(&list->streams, &list->n, &list->cap, sizeof(*st), st);
-}
+SP_LIST_DEFINE(sp_stream_list, struct sp_stream_list, struct sp_stream, streams, sp_stream_free)
 
 void sp_trace_free(struct sp_trace *t)
 {
@@ -80,18 +69,7 @@ void sp_trace_free(struct sp_trace *t)
 	t->n_streams = 0;
 }
 
-void sp_trace_list_free(struct sp_trace_list *list)
-{
-	if (!list)
-		return;
-	SP_ARRAY_RELEASE(list->traces, list->n, sp_trace_free);
-	memset(list, 0, sizeof(*list));
-}
-
-int sp_trace_list_add(struct sp_trace_list *list, struct sp_trace *t)
-{
-	return sp_array_take(&list->traces, &list->n, &list->cap, sizeof(*t), t);
-}
+SP_LIST_DEFINE(sp_trace_list, struct sp_trace_list, struct sp_trace, traces, sp_trace_free)
 
 bool sp_trace_state_final(unsigned int state)
 {

@@ -7,47 +7,19 @@
 
 void sp_lat_free(struct sp_lat *lat)
 {
-	if (!lat)
-		return;
-	free(lat->intervals);
-	lat->intervals = NULL;
-	lat->n_intervals = 0;
+	if (lat)
+		SP_ARRAY_CLEAR(lat->intervals, lat->n_intervals);
 }
 
-void sp_lat_list_free(struct sp_lat_list *list)
-{
-	if (!list)
-		return;
-	SP_ARRAY_RELEASE(list->lats, list->n, sp_lat_free);
-	memset(list, 0, sizeof(*list));
-}
-
-int sp_lat_list_add(struct sp_lat_list *list, struct sp_lat *lat)
-{
-	return sp_array_take(&list->lats, &list->n, &list->cap, sizeof(*lat), lat);
-}
+SP_LIST_DEFINE(sp_lat_list, struct sp_lat_list, struct sp_lat, lats, sp_lat_free)
 
 void sp_bw_free(struct sp_bw *bw)
 {
-	if (!bw)
-		return;
-	free(bw->intervals);
-	bw->intervals = NULL;
-	bw->n_intervals = 0;
+	if (bw)
+		SP_ARRAY_CLEAR(bw->intervals, bw->n_intervals);
 }
 
-void sp_bw_list_free(struct sp_bw_list *list)
-{
-	if (!list)
-		return;
-	SP_ARRAY_RELEASE(list->bws, list->n, sp_bw_free);
-	memset(list, 0, sizeof(*list));
-}
-
-int sp_bw_list_add(struct sp_bw_list *list, struct sp_bw *bw)
-{
-	return sp_array_take(&list->bws, &list->n, &list->cap, sizeof(*bw), bw);
-}
+SP_LIST_DEFINE(sp_bw_list, struct sp_bw_list, struct sp_bw, bws, sp_bw_free)
 
 void sp_lat_samples_get(const struct sp_lat_samples *s, size_t i,
 			uint64_t *start_ns, uint64_t *rtt_ns)
