@@ -58,8 +58,6 @@ static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535, .dst = &port },
 	};
 	struct sp_addr addr = { 0 };
-	struct sp_server srv;
-	struct sp_nl nl;
 	bool done;
 	int ret;
 
@@ -71,22 +69,9 @@ static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 		return sp_usage_error("server", "Invalid address: '%s' (an IPv4 or IPv6 address, "
 				      "or any)", addr_s);
 
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("server", "start", ret, &nl.err);
-	ret = sp_nl_server_start(&nl, &addr, kv[1].seen, (uint16_t)port, &srv);
-	if (ret) {
-		sp_report_nl_error(stderr, "server", "start", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	ret = sp_print_server(&srv);
-	if (ret) {
-		sp_report_nl_error(stderr, "server", "start", ret, NULL);
-		return SP_EXIT_ERROR;
-	}
-	return SP_EXIT_OK;
+	return SP_ASK("server", "start", struct sp_server, srv, nl,
+		      sp_nl_server_start(&nl, &addr, kv[1].seen, (uint16_t)port, &srv),
+		      sp_print_server(&srv), (void)0);
 }
 
 static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
