@@ -632,15 +632,8 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	sp_run_signals_restore(&r.sig);
 
-	if (!ctx->json)
-		sp_run_traces_print(&rt);
-	if (ctx->json && n_runs) {
-		ret = sp_print_bw_json(runs, n_runs, &r.env.env);
-		if (ret) {
-			sp_report_nl_error(stderr, "bw", "run", ret, NULL);
-			rc = SP_EXIT_ERROR;
-		}
-	}
+	rc = sp_session_report(&rt, "bw", ctx->json, ctx->json && n_runs ?
+			       sp_print_bw_json(runs, n_runs, &r.env.env) : 0, rc);
 	for (i = 0; i < n_runs; i++) {
 		size_t k;
 

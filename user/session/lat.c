@@ -425,15 +425,9 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	}
 	sp_run_signals_restore(&r.sig);
 
-	if (!ctx->json)
-		sp_run_traces_print(&rt);
-	if (ctx->json && n_lats) {
-		ret = sp_print_lat_json_traces(lats, n_lats, &args.cfg, &r.env.env, rt.logs);
-		if (ret) {
-			sp_report_nl_error(stderr, "lat", "run", ret, NULL);
-			rc = SP_EXIT_ERROR;
-		}
-	}
+	rc = sp_session_report(&rt, "lat", ctx->json, ctx->json && n_lats ?
+			       sp_print_lat_json_traces(lats, n_lats, &args.cfg, &r.env.env,
+							rt.logs) : 0, rc);
 	for (i = 0; i < n_lats; i++)
 		sp_lat_free(&lats[i]);
 	if (samples && fclose(samples)) {

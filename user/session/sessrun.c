@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "lib/err.h"
+#include "lib/tracerun.h"
 #include "lib/parse.h"
 #include "sessionnl.h"
 #include "sessrun.h"
@@ -120,4 +121,15 @@ int sp_session_exit(int rc, bool measured)
 	if (rc == SP_EXIT_OK && sp_run_signal() && !measured)
 		return 128 + sp_run_signal();
 	return rc;
+}
+
+int sp_session_report(const struct sp_run_traces *rt, const char *object, bool json,
+		      int json_ret, int rc)
+{
+	if (!json)
+		sp_run_traces_print(rt);
+	if (!json_ret)
+		return rc;
+	sp_report_nl_error(stderr, object, "run", json_ret, NULL);
+	return SP_EXIT_ERROR;
 }

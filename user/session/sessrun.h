@@ -67,4 +67,14 @@ static inline struct sp_run *sp_session_run_of(void *ctx)
  */
 int sp_session_exit(int rc, bool measured);
 
+/*
+ * The report after a sweep: with text, the traces' report; with JSON
+ * (json), the result of printing the document, json_ret, reported when it
+ * failed. Returns rc, or SP_EXIT_ERROR when printing failed.
+ */
+struct sp_run_traces;
+
+int sp_session_report(const struct sp_run_traces *rt, const char *object, bool json,
+		      int json_ret, int rc);
+
 #endif
