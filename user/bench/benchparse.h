@@ -48,6 +48,10 @@ int sp_bench_problem_add(struct sp_bench_verdict *v, enum sp_bench_level level, 
 			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sp_bench_verdict_free(struct sp_bench_verdict *v);
 
+/* Room for one more element of size in *arr (n in use); false: out of memory. */
+bool sp_bench_grow(void **arr, size_t n, size_t size);
+#define GROW(arr, n) sp_bench_grow((void **)&(arr), (n), sizeof(*(arr)))
+
 /* Lines copied out of an output, trimmed. */
 struct sp_bench_lines {
 	char **v;
