@@ -568,14 +568,7 @@ static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!ret)
 		ret = sp_bench_file_problems(&doc, &v, 0);
 	free(text);
-	if (ret) {
-		sp_err(stderr, "%s", strerror(-ret));
-		rc = SP_EXIT_ERROR;
-	} else {
-		rc = sp_bench_print_doc(&doc);
-	}
-	sp_bench_doc_free(&doc);
-	return rc;
+	return sp_bench_end_doc(&doc, ret);
 }
 
 static const struct sp_cmd bench_cmds[] = {
