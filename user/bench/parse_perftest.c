@@ -331,13 +331,9 @@ int sp_perftest_parse(const char *text, enum sp_perftest_unit json_unit, struct 
 
 void sp_perftest_free(struct sp_perftest *p)
 {
-	size_t i;
-
 	free(p->bw);
 	free(p->lat);
-	for (i = 0; i < p->n_counters; i++)
-		free(p->counters[i].name);
-	free(p->counters);
+	FREE_NAMED(p->counters, p->n_counters, struct sp_perftest_counter, name);
 	sp_bench_lines_free(&p->errors);
 	sp_bench_lines_free(&p->warnings);
 	memset(p, 0, sizeof(*p));
