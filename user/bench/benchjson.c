@@ -243,7 +243,7 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 	sp_json_add(o, "streams_requested", r->num_streams ? sp_json_u64(r->num_streams) : NULL);
 	sp_json_add(o, "duration_s", r->duration_s > 0 ? sp_json_num(r->duration_s) : NULL);
 	sp_json_add(o, "streams", jobjects(r->streams, r->n_streams, sizeof(*r->streams),
-						   json_ip_stream));
+					   json_ip_stream));
 	sp_json_add(o, "sum_sent", json_ip_end(&r->sum_sent));
 	sp_json_add(o, "sum_received", json_ip_end(&r->sum_received));
 	sp_json_add(o, "gbit_per_s", sp_iperf3_gbit_per_s(r, &gbps) ? sp_json_num(gbps) : NULL);

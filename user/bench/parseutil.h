@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parsers of benchparse.h share, in benchparse.c: lines and tokens of a saved output, numbers, JSON lookups, and the judge
- * of an exit status. Only bench/'s parsers include it.
+ * What the parsers of benchparse.h share, in benchparse.c: lines and
+ * tokens of a saved output, numbers, JSON lookups, and the judge of an
+ * exit status. Only bench/'s parsers include it.
  */
 #ifndef SPARKPERF_CTL_PARSEUTIL_H
 #define SPARKPERF_CTL_PARSEUTIL_H
