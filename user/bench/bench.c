@@ -176,6 +176,19 @@ static int parse_server(const char *bench, const char *server, const char *ssh_h
 	return SP_EXIT_OK;
 }
 
+/*
+ * The last check of perftest and iperf3, the output directory. Their
+ * clients go to the peers; their deadline grows by the clients' duration.
+ */
+static int peer_prepare(struct sp_bench *b, const struct sp_list *peers, uint32_t duration_s,
+			const char *const **out, size_t *n_out)
+{
+	*out = (const char *const *)peers->items;
+	*n_out = peers->n;
+	b->default_timeout_ms += (int64_t)duration_s * 1000;
+	return sp_bench_prepare(b);
+}
+
 /* ---- bench perftest ------------------------------------------------------------------ */
 
 enum { PT_DEV, PT_PEER_DEV, PT_TEST, PT_SIZE, PT_QPS, PT_ITERS, PT_GID };
@@ -221,11 +234,9 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 		rc = sp_usage_error("bench", "bench perftest: 'iters' and 'duration' cannot be "
 				    "used together");
 	if (!rc)
-		rc = sp_bench_prepare(&b);
+		rc = peer_prepare(&b, &peers, o.duration_s, &o.peers, &o.n_peers);
 	if (rc)
 		goto out;
-	o.peers = (const char *const *)peers.items;
-	o.n_peers = peers.n;
 	o.devs = (const char *const *)devs.items;
 	o.n_devs = devs.n;
 	o.peer_devs = (const char *const *)pdevs.items;
@@ -233,7 +244,6 @@ static int bench_perftest(const struct sp_ctx *ctx, int argc, char **argv)
 	o.port = (uint16_t)port;
 	if (kv[PT_GID].seen)
 		o.gid_index = (int)gid;
-	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_perftest_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
 		built = devs.n ? sp_bench_devices_add_rdma(&b.devs, devs.items[i]) :
@@ -281,13 +291,10 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!rc)
 		rc = parse_server("iperf3", server, o.ssh_host, &o.server);
 	if (!rc)
-		rc = sp_bench_prepare(&b);
+		rc = peer_prepare(&b, &peers, o.duration_s, &o.peers, &o.n_peers);
 	if (rc)
 		goto out;
-	o.peers = (const char *const *)peers.items;
-	o.n_peers = peers.n;
 	o.port = (uint16_t)port;
-	b.default_timeout_ms += (int64_t)o.duration_s * 1000;
 	built = sp_bench_iperf3_cmds(&o, &b.cmds);
 	for (i = 0; !built && b.c.trace && i < peers.n; i++)
 		built = sp_bench_devices_add_route(&b.devs, peers.items[i]);
@@ -561,14 +568,7 @@ static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
 	if (!ret)
 		ret = sp_bench_file_problems(&doc, &v, 0);
 	free(text);
-	if (ret) {
-		sp_err(stderr, "%s", strerror(-ret));
-		rc = SP_EXIT_ERROR;
-	} else {
-		rc = sp_bench_print_doc(&doc);
-	}
-	sp_bench_doc_free(&doc);
-	return rc;
+	return sp_bench_end_doc(&doc, ret);
 }
 
 static const struct sp_cmd bench_cmds[] = {

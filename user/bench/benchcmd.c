@@ -275,20 +275,7 @@ static const char *const server_names[] = {
 	[SP_BENCH_SERVER_SSH] = "ssh",
 };
 
-int sp_bench_server_parse(const char *s, enum sp_bench_server *out)
-{
-	int i = sp_bench_name_index(server_names, ARRAY_SIZE(server_names), s);
-
-	if (i < 0)
-		return i;
-	*out = (enum sp_bench_server)i;
-	return 0;
-}
-
-const char *sp_bench_server_str(enum sp_bench_server s)
-{
-	return server_names[s];
-}
+SP_BENCH_NAMES(sp_bench_server_parse, sp_bench_server_str, enum sp_bench_server, server_names)
 
 void sp_bench_server_new(struct sp_bench_builder *b, enum sp_bench_server server,
 			 const char *ssh_host, const char *peer, const char *ready, size_t i)

@@ -220,7 +220,7 @@ static void env_collect(struct sp_run_env *e, bool with_module)
 	}
 }
 
-void sp_bench_doc_free(struct sp_bench_doc *doc)
+static void doc_free(struct sp_bench_doc *doc)
 {
 	size_t i;
 
@@ -231,7 +231,7 @@ void sp_bench_doc_free(struct sp_bench_doc *doc)
 }
 
 /* Prints the document; the exit status it earns. */
-int sp_bench_print_doc(struct sp_bench_doc *doc)
+static int print_doc(struct sp_bench_doc *doc)
 {
 	int ret = sp_print_bench(doc);
 
@@ -240,6 +240,18 @@ int sp_bench_print_doc(struct sp_bench_doc *doc)
 		return SP_EXIT_ERROR;
 	}
 	return doc->verdict.level == SP_BENCH_FAIL ? SP_EXIT_ERROR : SP_EXIT_OK;
+}
+
+int sp_bench_end_doc(struct sp_bench_doc *doc, int error)
+{
+	int rc = SP_EXIT_ERROR;
+
+	if (error)
+		sp_err(stderr, "%s", strerror(-error));
+	else
+		rc = print_doc(doc);
+	doc_free(doc);
+	return rc;
 }
 
 /* ---- the counters: the module's trace, else sysfs snapshots ---------------------------- */
@@ -365,7 +377,7 @@ static int bench_exec(struct sp_bench *b, int argc, char **argv)
 	doc.env = &env.env;
 	doc.out_dir = b->out_dir;
 	if (b->c.dry_run)
-		return sp_bench_print_doc(&doc);
+		return sp_bench_end_doc(&doc, 0);
 	if (b->file_name) {
 		ret = sp_bench_write_file(b->out_dir, b->file_name, b->file_text);
 		if (ret) {
@@ -395,13 +407,10 @@ static int bench_exec(struct sp_bench *b, int argc, char **argv)
 	sp_run_signals_restore(&sig);
 	if (!ret)
 		ret = collect_results(b, &doc);
-	rc = ret ? SP_EXIT_ERROR : sp_bench_print_doc(&doc);
-	if (ret)
-		sp_err(stderr, "%s", strerror(-ret));
+	rc = sp_bench_end_doc(&doc, ret);
 	if (counters)
 		counters_free(counters);
 	free(counters);
-	sp_bench_doc_free(&doc);
 	return rc;
 }
 

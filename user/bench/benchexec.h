@@ -61,8 +61,10 @@ int sp_bench_parse_judge(struct sp_bench_result *r, const char *text, const char
 			 struct sp_bench_verdict *v);
 /* Moves the problems of a judgement into the document's verdict, under result. */
 int sp_bench_file_problems(struct sp_bench_doc *doc, struct sp_bench_verdict *v, int result);
-/* Prints the document; the exit status it earns. */
-int sp_bench_print_doc(struct sp_bench_doc *doc);
-void sp_bench_doc_free(struct sp_bench_doc *doc);
+/*
+ * Prints the document, or the error (-errno) that kept it from being made,
+ * and frees it; the exit status it earns.
+ */
+int sp_bench_end_doc(struct sp_bench_doc *doc, int error);
 
 #endif

@@ -28,6 +28,41 @@ static json_object *jstrv(char *const *v, size_t n)
 	return sp_json_array(v, n, jstr_item);
 }
 
+/*
+ * An object that fill() gives its members; NULL when it could not be
+ * made. The builders below only name the members.
+ */
+static json_object *jobject(void (*fill)(json_object *o, const void *item), const void *item)
+{
+	json_object *o = json_object_new_object();
+
+	if (o)
+		fill(o, item);
+	return o;
+}
+
+struct jobjects {
+	const char *items;
+	size_t size;
+	void (*fill)(json_object *o, const void *item);
+};
+
+static json_object *jobjects_item(const void *arg, size_t i)
+{
+	const struct jobjects *a = arg;
+
+	return jobject(a->fill, a->items + i * a->size);
+}
+
+/* An array of an object for each of the n items (size bytes each) that fill() fills. */
+static json_object *jobjects(const void *items, size_t n, size_t size,
+			     void (*fill)(json_object *o, const void *item))
+{
+	struct jobjects a = { items, size, fill };
+
+	return sp_json_array(&a, n, jobjects_item);
+}
+
 static size_t strv_len(char *const *v)
 {
 	size_t n = 0;
@@ -114,12 +149,10 @@ static json_object *json_pt_bw_row(const struct sp_perftest *p, const struct sp_
 	return r;
 }
 
-static json_object *json_pt_lat_row(const struct sp_perftest_lat_row *l)
+static void json_pt_lat_row(json_object *r, const void *item)
 {
-	json_object *r = json_object_new_object();
+	const struct sp_perftest_lat_row *l = item;
 
-	if (!r)
-		return NULL;
 	sp_json_add(r, "bytes", sp_json_u64(l->bytes));
 	sp_json_add(r, "iterations", sp_json_u64(l->iterations));
 	sp_json_add(r, "t_min_us", jnum_if(l->full, l->t_min_us));
@@ -130,7 +163,6 @@ static json_object *json_pt_lat_row(const struct sp_perftest_lat_row *l)
 	sp_json_add(r, "p99_us", jnum_if(l->full, l->p99_us));
 	sp_json_add(r, "p99_9_us", jnum_if(l->full, l->p99_9_us));
 	sp_json_add(r, "tps", jnum_if(!l->full, l->tps));
-	return r;
 }
 
 /* The BW rows, then the latency rows. */
@@ -138,7 +170,8 @@ static json_object *json_pt_row(const void *items, size_t i)
 {
 	const struct sp_perftest *p = items;
 
-	return i < p->n_bw ? json_pt_bw_row(p, &p->bw[i]) : json_pt_lat_row(&p->lat[i - p->n_bw]);
+	return i < p->n_bw ? json_pt_bw_row(p, &p->bw[i]) :
+	       jobject(json_pt_lat_row, &p->lat[i - p->n_bw]);
 }
 
 static void json_perftest(json_object *o, const struct sp_perftest *p)
@@ -175,33 +208,28 @@ static void json_perftest(json_object *o, const struct sp_perftest *p)
 
 /* iperf3 */
 
-static json_object *json_ip_end(const struct sp_iperf3_end *e)
+static void json_ip_end_fill(json_object *o, const void *item)
 {
-	json_object *o;
+	const struct sp_iperf3_end *e = item;
 
-	if (!e->has)
-		return NULL;
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
 	sp_json_add(o, "bytes", sp_json_u64(e->bytes));
 	sp_json_add(o, "seconds", sp_json_num(e->seconds));
 	sp_json_add(o, "bits_per_second", sp_json_num(e->bits_per_second));
 	sp_json_add(o, "retransmits", e->has_retransmits ? sp_json_u64(e->retransmits) : NULL);
-	return o;
 }
 
-static json_object *json_ip_stream(const void *items, size_t i)
+static json_object *json_ip_end(const struct sp_iperf3_end *e)
 {
-	const struct sp_iperf3_stream *st = &((const struct sp_iperf3_stream *)items)[i];
-	json_object *s = json_object_new_object();
+	return e->has ? jobject(json_ip_end_fill, e) : NULL;
+}
 
-	if (!s)
-		return NULL;
+static void json_ip_stream(json_object *s, const void *item)
+{
+	const struct sp_iperf3_stream *st = item;
+
 	sp_json_add(s, "socket", json_object_new_int64(st->socket));
 	sp_json_add(s, "sender", json_ip_end(&st->sender));
 	sp_json_add(s, "receiver", json_ip_end(&st->receiver));
-	return s;
 }
 
 static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
@@ -214,7 +242,8 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 	sp_json_add(o, "error", sp_json_str_or_null(r->error));
 	sp_json_add(o, "streams_requested", r->num_streams ? sp_json_u64(r->num_streams) : NULL);
 	sp_json_add(o, "duration_s", r->duration_s > 0 ? sp_json_num(r->duration_s) : NULL);
-	sp_json_add(o, "streams", sp_json_array(r->streams, r->n_streams, json_ip_stream));
+	sp_json_add(o, "streams", jobjects(r->streams, r->n_streams, sizeof(*r->streams),
+					   json_ip_stream));
 	sp_json_add(o, "sum_sent", json_ip_end(&r->sum_sent));
 	sp_json_add(o, "sum_received", json_ip_end(&r->sum_received));
 	sp_json_add(o, "gbit_per_s", sp_iperf3_gbit_per_s(r, &gbps) ? sp_json_num(gbps) : NULL);
@@ -225,30 +254,26 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 
 /* nccl-tests */
 
-static json_object *json_nccl_half(const struct sp_nccl_half *h)
+static void json_nccl_half_fill(json_object *o, const void *item)
 {
-	json_object *o;
+	const struct sp_nccl_half *h = item;
 
-	if (!h->has)
-		return NULL;
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
 	sp_json_add(o, "time_us", sp_json_num(h->time_us));
 	sp_json_add(o, "algbw_gb_per_s", sp_json_num(h->algbw_gb_per_s));
 	sp_json_add(o, "busbw_gb_per_s", sp_json_num(h->busbw_gb_per_s));
 	sp_json_add(o, "busbw_gbit_per_s", sp_json_num(h->busbw_gb_per_s * 8));
 	sp_json_add(o, "wrong", jnum_if(h->has_wrong, h->wrong));
-	return o;
 }
 
-static json_object *json_nccl_row(const void *items, size_t i)
+static json_object *json_nccl_half(const struct sp_nccl_half *h)
 {
-	const struct sp_nccl_row *x = &((const struct sp_nccl_row *)items)[i];
-	json_object *r = json_object_new_object();
+	return h->has ? jobject(json_nccl_half_fill, h) : NULL;
+}
 
-	if (!r)
-		return NULL;
+static void json_nccl_row(json_object *r, const void *item)
+{
+	const struct sp_nccl_row *x = item;
+
 	sp_json_add(r, "size_bytes", sp_json_u64(x->size_bytes));
 	sp_json_add(r, "count", sp_json_u64(x->count));
 	sp_json_add(r, "type", json_object_new_string(x->type));
@@ -256,55 +281,46 @@ static json_object *json_nccl_row(const void *items, size_t i)
 	sp_json_add(r, "root", x->has_root ? json_object_new_int64(x->root) : NULL);
 	sp_json_add(r, "out_of_place", json_nccl_half(&x->out_of_place));
 	sp_json_add(r, "in_place", json_nccl_half(&x->in_place));
-	return r;
 }
 
-static json_object *json_nccl_dev(const void *items, size_t i)
+static void json_nccl_dev(json_object *d, const void *item)
 {
-	const struct sp_nccl_dev *x = &((const struct sp_nccl_dev *)items)[i];
-	json_object *d = json_object_new_object();
+	const struct sp_nccl_dev *x = item;
 
-	if (!d)
-		return NULL;
 	sp_json_add(d, "rank", json_object_new_int(x->rank));
 	sp_json_add(d, "host", json_object_new_string(x->host));
 	sp_json_add(d, "device", json_object_new_int(x->device));
 	sp_json_add(d, "bus", sp_json_str_or_null(x->bus[0] ? x->bus : NULL));
 	sp_json_add(d, "name", sp_json_str_or_null(x->name[0] ? x->name : NULL));
-	return d;
 }
 
-static json_object *json_nccl_sig(const void *items, size_t i)
+static void json_nccl_sig(json_object *d, const void *item)
 {
-	const struct sp_nccl_signature *x = &((const struct sp_nccl_signature *)items)[i];
-	json_object *d = json_object_new_object();
+	const struct sp_nccl_signature *x = item;
 
-	if (!d)
-		return NULL;
 	sp_json_add(d, "code", json_object_new_string(x->code));
 	sp_json_add(d, "line", json_object_new_string(x->line));
-	return d;
+}
+
+static void json_nccl_summary_fill(json_object *o, const void *item)
+{
+	const struct sp_nccl_summary *s = item;
+
+	sp_json_add(o, "size_bytes", sp_json_u64(s->size_bytes));
+	sp_json_add(o, "algbw_gb_per_s", sp_json_num(s->algbw_gb_per_s));
+	sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->busbw_gb_per_s));
+	sp_json_add(o, "per_direction_gbit_per_s", sp_json_num(s->per_direction_gbit_per_s));
+	sp_json_add(o, "peak_busbw_gb_per_s", sp_json_num(s->peak_busbw_gb_per_s));
+	sp_json_add(o, "ranks", s->ranks ? sp_json_u64(s->ranks) : NULL);
+	sp_json_add(o, "hosts", s->hosts ? sp_json_u64(s->hosts) : NULL);
 }
 
 static json_object *json_nccl_summary(const struct sp_nccl *n)
 {
 	struct sp_nccl_summary s;
-	json_object *o;
 
 	sp_nccl_summarize(n, &s);
-	if (!s.valid)
-		return NULL;
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
-	sp_json_add(o, "size_bytes", sp_json_u64(s.size_bytes));
-	sp_json_add(o, "algbw_gb_per_s", sp_json_num(s.algbw_gb_per_s));
-	sp_json_add(o, "busbw_gb_per_s", sp_json_num(s.busbw_gb_per_s));
-	sp_json_add(o, "per_direction_gbit_per_s", sp_json_num(s.per_direction_gbit_per_s));
-	sp_json_add(o, "peak_busbw_gb_per_s", sp_json_num(s.peak_busbw_gb_per_s));
-	sp_json_add(o, "ranks", s.ranks ? sp_json_u64(s.ranks) : NULL);
-	sp_json_add(o, "hosts", s.hosts ? sp_json_u64(s.hosts) : NULL);
-	return o;
+	return s.valid ? jobject(json_nccl_summary_fill, &s) : NULL;
 }
 
 static void json_nccl(json_object *o, const struct sp_nccl *n)
@@ -316,9 +332,9 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "collective", sp_json_str_or_null(n->collective[0] ? n->collective : NULL));
 	sp_json_add(o, "threads", n->nthreads ? sp_json_u64(n->nthreads) : NULL);
 	sp_json_add(o, "gpus_per_thread", n->ngpus ? sp_json_u64(n->ngpus) : NULL);
-	sp_json_add(o, "devices", sp_json_array(n->devs, n->n_devs, json_nccl_dev));
+	sp_json_add(o, "devices", jobjects(n->devs, n->n_devs, sizeof(*n->devs), json_nccl_dev));
 	sp_json_add(o, "old_error_column", json_object_new_boolean(n->old_error_column));
-	sp_json_add(o, "rows", sp_json_array(n->rows, n->n_rows, json_nccl_row));
+	sp_json_add(o, "rows", jobjects(n->rows, n->n_rows, sizeof(*n->rows), json_nccl_row));
 	sp_json_add(o, "out_of_bounds", n->has_out_of_bounds ? sp_json_u64(n->out_of_bounds) : NULL);
 	sp_json_add(o, "avg_busbw_gb_per_s", jnum_if(n->has_avg_busbw, n->avg_busbw_gb_per_s));
 	sp_json_add(o, "summary", json_nccl_summary(n));
@@ -328,7 +344,7 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "usage_printed", json_object_new_boolean(n->usage));
 	sp_json_add(o, "rank_exit_status", n->has_rank_exit ? json_object_new_int(n->rank_exit) : NULL);
 	sp_json_add(o, "json_file", sp_json_str_or_null(n->json_file));
-	sp_json_add(o, "failures", sp_json_array(n->sigs, n->n_sigs, json_nccl_sig));
+	sp_json_add(o, "failures", jobjects(n->sigs, n->n_sigs, sizeof(*n->sigs), json_nccl_sig));
 	sp_json_add(o, "warnings", jstrv(n->warnings.v, n->warnings.n));
 }
 
@@ -349,13 +365,10 @@ static void json_llm(json_object *o, const struct sp_llm *l)
 	sp_json_add(o, "error", sp_json_str_or_null(l->error));
 }
 
-static json_object *json_bench_result(const void *items, size_t i)
+static void json_bench_result(json_object *o, const void *item)
 {
-	const struct sp_bench_result *r = &((const struct sp_bench_result *)items)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_bench_result *r = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "tool", json_object_new_string(sp_bench_tool_str(r->tool)));
 	sp_json_add(o, "label", sp_json_str_or_null(r->label));
 	sp_json_add(o, "command", r->command >= 0 ? json_object_new_int(r->command) : NULL);
@@ -376,7 +389,6 @@ static json_object *json_bench_result(const void *items, size_t i)
 		json_llm(o, &r->u.llm);
 		break;
 	}
-	return o;
 }
 
 void sp_bench_add_up(const struct sp_bench_doc *doc, struct sp_bench_sum *s)
@@ -409,29 +421,29 @@ void sp_bench_add_up(const struct sp_bench_doc *doc, struct sp_bench_sum *s)
 	s->valid = s->parts > 0 || s->best;
 }
 
+static void json_bench_summary_fill(json_object *o, const void *item)
+{
+	const struct sp_bench_sum *s = item;
+
+	if (s->parts) {
+		sp_json_add(o, "gbit_per_s", sp_json_num(s->gbit_per_s));
+		sp_json_add(o, "parts", sp_json_u64(s->parts));
+	}
+	if (s->best) {
+		sp_json_add(o, "best", json_object_new_string(s->best->label));
+		sp_json_add(o, "size_bytes", sp_json_u64(s->best_s.size_bytes));
+		sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->best_s.busbw_gb_per_s));
+		sp_json_add(o, "per_direction_gbit_per_s",
+			    sp_json_num(s->best_s.per_direction_gbit_per_s));
+	}
+}
+
 static json_object *json_bench_summary(const struct sp_bench_doc *doc)
 {
 	struct sp_bench_sum s;
-	json_object *o;
 
 	sp_bench_add_up(doc, &s);
-	if (!s.valid)
-		return NULL;
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
-	if (s.parts) {
-		sp_json_add(o, "gbit_per_s", sp_json_num(s.gbit_per_s));
-		sp_json_add(o, "parts", sp_json_u64(s.parts));
-	}
-	if (s.best) {
-		sp_json_add(o, "best", json_object_new_string(s.best->label));
-		sp_json_add(o, "size_bytes", sp_json_u64(s.best_s.size_bytes));
-		sp_json_add(o, "busbw_gb_per_s", sp_json_num(s.best_s.busbw_gb_per_s));
-		sp_json_add(o, "per_direction_gbit_per_s",
-			    sp_json_num(s.best_s.per_direction_gbit_per_s));
-	}
-	return o;
+	return s.valid ? jobject(json_bench_summary_fill, &s) : NULL;
 }
 
 /* counters */
@@ -483,41 +495,32 @@ static json_object *json_bench_counter_set(const void *items, size_t i)
 	return d;
 }
 
-static json_object *json_bench_counters(const struct sp_bench_counters *c)
+static void json_bench_counters(json_object *o, const void *item)
 {
-	json_object *o = json_object_new_object();
+	const struct sp_bench_counters *c = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "source", json_object_new_string(c->source));
 	sp_json_add(o, "interval_s", sp_json_fixed(sp_bench_counters_interval_s(c), 3));
 	sp_json_add(o, "devices", sp_json_array(c, c->n, json_bench_counter_set));
-	return o;
 }
 
-static json_object *json_bench_problem(const void *items, size_t i)
+static void json_bench_problem(json_object *p, const void *item)
 {
-	const struct sp_bench_problem *x = &((const struct sp_bench_problem *)items)[i];
-	json_object *p = json_object_new_object();
+	const struct sp_bench_problem *x = item;
 
-	if (!p)
-		return NULL;
 	sp_json_add(p, "level", json_object_new_string(sp_bench_level_str(x->level)));
 	sp_json_add(p, "code", json_object_new_string(x->code));
 	sp_json_add(p, "message", json_object_new_string(x->message));
 	sp_json_add(p, "result", x->result >= 0 ? json_object_new_int(x->result) : NULL);
-	return p;
 }
 
-static json_object *json_bench_verdict(const struct sp_bench_verdict *v)
+static void json_bench_verdict(json_object *o, const void *item)
 {
-	json_object *o = json_object_new_object();
+	const struct sp_bench_verdict *v = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "status", json_object_new_string(sp_bench_level_str(v->level)));
-	sp_json_add(o, "problems", sp_json_array(v->problems, v->n, json_bench_problem));
-	return o;
+	sp_json_add(o, "problems", jobjects(v->problems, v->n, sizeof(*v->problems),
+					    json_bench_problem));
 }
 
 static json_object *json_bench_doc_cmd(const void *items, size_t i)
@@ -527,16 +530,13 @@ static json_object *json_bench_doc_cmd(const void *items, size_t i)
 	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir, doc->dry_run);
 }
 
-static json_object *json_bench_input(const struct sp_bench_doc *doc)
+static void json_bench_input(json_object *in, const void *item)
 {
-	json_object *in = json_object_new_object();
+	const struct sp_bench_doc *doc = item;
 
-	if (!in)
-		return NULL;
 	sp_json_add(in, "file", json_object_new_string(doc->input));
 	sp_json_add(in, "exit_status", doc->input_exit == SP_BENCH_EXIT_UNKNOWN ? NULL :
 		    json_object_new_int(doc->input_exit));
-	return in;
 }
 
 int sp_print_bench_json(const struct sp_bench_doc *doc)
@@ -555,18 +555,19 @@ int sp_print_bench_json(const struct sp_bench_doc *doc)
 	sp_json_add(o, "arguments", jstrv(doc->args, doc->n_args));
 	sp_json_add(o, "out_dir", sp_json_str_or_null(doc->out_dir));
 	if (doc->input)
-		sp_json_add(o, "input", json_bench_input(doc));
+		sp_json_add(o, "input", jobject(json_bench_input, doc));
 	sp_json_add(o, "commands", sp_json_array(doc, doc->cmds ? doc->cmds->n : 0,
 						 json_bench_doc_cmd));
 	if (!doc->dry_run) {
-		sp_json_add(o, "results", sp_json_array(doc->results, doc->n_results,
-							json_bench_result));
+		sp_json_add(o, "results", jobjects(doc->results, doc->n_results,
+						   sizeof(*doc->results), json_bench_result));
 		sp_json_add(o, "summary", json_bench_summary(doc));
 		sp_json_add(o, "counters_source", doc->trace ? json_object_new_string("kernel trace") :
 		    doc->counters ? json_object_new_string("sysfs snapshots") : NULL);
 		sp_json_add(o, "trace", doc->trace ? sp_json_trace_report(doc->trace, false) : NULL);
-		sp_json_add(o, "counters", doc->counters ? json_bench_counters(doc->counters) : NULL);
-		sp_json_add(o, "verdict", json_bench_verdict(&doc->verdict));
+		sp_json_add(o, "counters", doc->counters ? jobject(json_bench_counters, doc->counters) :
+			    NULL);
+		sp_json_add(o, "verdict", jobject(json_bench_verdict, &doc->verdict));
 	}
 	return sp_print_json(o);
 }

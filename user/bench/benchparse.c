@@ -113,13 +113,19 @@ int sp_bench_lines_add(struct sp_bench_lines *l, const char *s)
 	return 0;
 }
 
-void sp_bench_lines_free(struct sp_bench_lines *l)
+void sp_bench_free_named(void *arr, size_t n, size_t size, size_t offset)
 {
+	char *p = arr;
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
+	for (i = 0; i < n; i++)
+		free(*(char **)(p + i * size + offset));
+	free(arr);
+}
+
+void sp_bench_lines_free(struct sp_bench_lines *l)
+{
+	sp_bench_free_named(l->v, l->n, sizeof(*l->v), 0);
 	l->v = NULL;
 	l->n = 0;
 }
@@ -170,11 +176,7 @@ int sp_bench_problem_add(struct sp_bench_verdict *v, enum sp_bench_level level, 
 
 void sp_bench_verdict_free(struct sp_bench_verdict *v)
 {
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		free(v->problems[i].message);
-	free(v->problems);
+	FREE_NAMED(v->problems, v->n, struct sp_bench_problem, message);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -48,6 +48,19 @@ int sp_bench_problem_add(struct sp_bench_verdict *v, enum sp_bench_level level, 
 			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sp_bench_verdict_free(struct sp_bench_verdict *v);
 
+/* Room for one more element of size in *arr (n in use); false: out of memory. */
+bool sp_bench_grow(void **arr, size_t n, size_t size);
+#define GROW(arr, n) sp_bench_grow((void **)&(arr), (n), sizeof(*(arr)))
+
+/*
+ * Frees an array of n elements of size bytes and the malloc'ed string each
+ * holds at offset (a name, a message, a line; offset 0 of a char *: the
+ * element itself).
+ */
+void sp_bench_free_named(void *arr, size_t n, size_t size, size_t offset);
+#define FREE_NAMED(arr, n, type, member) \
+	sp_bench_free_named((arr), (n), sizeof(type), offsetof(type, member))
+
 /* Lines copied out of an output, trimmed. */
 struct sp_bench_lines {
 	char **v;

@@ -210,12 +210,9 @@ static bool collect(struct live *l, size_t n)
 	int status;
 
 	for (i = 0; i < n; i++) {
-		if (l[i].done)
-			continue;
-		if (waitpid(l[i].pid, &status, WNOHANG) == l[i].pid)
+		if (!l[i].done && waitpid(l[i].pid, &status, WNOHANG) == l[i].pid)
 			record(&l[i], status);
-		else
-			all = false;
+		all = all && l[i].done;
 	}
 	return all;
 }
@@ -470,18 +467,15 @@ static void counter_path(char *buf, const char *root, const struct sp_bench_coun
 
 static int counter_add(struct sp_bench_counter_set *s, const char *root, const char *name)
 {
-	struct sp_bench_counter *c, *v = realloc(s->c, (s->n + 1) * sizeof(*v));
-	char path[PATH_MAX];
+	char path[PATH_MAX], *copy = strdup(name);
+	struct sp_bench_counter *c;
 
-	if (!v)
+	if (!copy || !GROW(s->c, s->n)) {
+		free(copy);
 		return -ENOMEM;
-	s->c = v;
-	c = &v[s->n];
-	memset(c, 0, sizeof(*c));
-	c->name = strdup(name);
-	if (!c->name)
-		return -ENOMEM;
-	s->n++;
+	}
+	c = &s->c[s->n++];
+	c->name = copy;
 	counter_path(path, root, s, name);
 	c->valid = read_u64(path, &c->before);
 	return 0;
@@ -490,19 +484,17 @@ static int counter_add(struct sp_bench_counter_set *s, const char *root, const c
 static struct sp_bench_counter_set *set_add(struct sp_bench_counters *c, const char *kind,
 					    const char *dev, unsigned int port)
 {
-	struct sp_bench_counter_set *s, *v = realloc(c->sets, (c->n + 1) * sizeof(*v));
+	struct sp_bench_counter_set *s;
+	char *copy = strdup(dev);
 
-	if (!v)
+	if (!copy || !GROW(c->sets, c->n)) {
+		free(copy);
 		return NULL;
-	c->sets = v;
-	s = &v[c->n];
-	memset(s, 0, sizeof(*s));
+	}
+	s = &c->sets[c->n++];
 	s->kind = kind;
+	s->dev = copy;
 	s->port = port;
-	s->dev = strdup(dev);
-	if (!s->dev)
-		return NULL;
-	c->n++;
 	return s;
 }
 

@@ -17,20 +17,7 @@ static const char *const nccl_tests[] = {
 	[SP_NCCL_ALL_GATHER] = "all_gather",
 };
 
-int sp_nccl_test_parse(const char *s, enum sp_nccl_test *out)
-{
-	int i = sp_bench_name_index(nccl_tests, ARRAY_SIZE(nccl_tests), s);
-
-	if (i < 0)
-		return i;
-	*out = (enum sp_nccl_test)i;
-	return 0;
-}
-
-const char *sp_nccl_test_str(enum sp_nccl_test t)
-{
-	return nccl_tests[t];
-}
+SP_BENCH_NAMES(sp_nccl_test_parse, sp_nccl_test_str, enum sp_nccl_test, nccl_tests)
 
 /* A size as nccl-tests reads it (K, M, G are powers of 1024): 256M, 4G. */
 static void nccl_size(char *buf, size_t len, uint64_t bytes)

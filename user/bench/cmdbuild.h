@@ -52,6 +52,26 @@ int sp_bench_done(struct sp_bench_builder *b);
 int sp_bench_name_index(const char *const *names, size_t n, const char *s);
 
 /*
+ * The parser (0 or -EINVAL) and the printer of an enum whose names are the
+ * table names[value], as benchcmd.h declares them.
+ */
+#define SP_BENCH_NAMES(parse, str, type, names)					\
+int parse(const char *s, type *out)						\
+{										\
+	int i = sp_bench_name_index(names, ARRAY_SIZE(names), s);		\
+										\
+	if (i < 0)								\
+		return i;							\
+	*out = (type)i;								\
+	return 0;								\
+}										\
+										\
+const char *str(type v)								\
+{										\
+	return names[v];							\
+}
+
+/*
  * A server command: on this host or over ssh, line-buffered so that its
  * banner can be awaited; with "server none", what the user starts on the
  * peer (as is: it is theirs to run). i: the pair's index.

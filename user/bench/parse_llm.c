@@ -304,11 +304,7 @@ int sp_llm_parse(enum sp_llm_tool tool, const char *text, uint64_t requested, st
 
 void sp_llm_free(struct sp_llm *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n_metrics; i++)
-		free(l->metrics[i].name);
-	free(l->metrics);
+	FREE_NAMED(l->metrics, l->n_metrics, struct sp_bench_metric, name);
 	free(l->error);
 	memset(l, 0, sizeof(*l));
 }

@@ -420,15 +420,11 @@ int sp_nccl_parse(const char *text, struct sp_nccl *out)
 
 void sp_nccl_free(struct sp_nccl *n)
 {
-	size_t i;
-
 	free(n->devs);
 	free(n->rows);
 	free(n->json_file);
 	free(n->ib_devices);
-	for (i = 0; i < n->n_sigs; i++)
-		free(n->sigs[i].line);
-	free(n->sigs);
+	FREE_NAMED(n->sigs, n->n_sigs, struct sp_nccl_signature, line);
 	sp_bench_lines_free(&n->warnings);
 	memset(n, 0, sizeof(*n));
 }

@@ -219,11 +219,33 @@ static void unquote(char *s)
 	}
 }
 
+#define PT_BW(member) false, offsetof(struct sp_perftest_bw_row, member)
+#define PT_LAT(member) true, offsetof(struct sp_perftest_lat_row, member)
+
+/* The measured values of a --out_json result: the key, the double of a BW or latency row. */
+static const struct pt_json_value {
+	const char *key;
+	bool lat;
+	size_t offset;
+} pt_json_values[] = {
+	{ "BW_peak", PT_BW(peak) },
+	{ "BW_average", PT_BW(average) },
+	{ "MsgRate", PT_BW(msg_rate_mpps) },
+	{ "t_min", PT_LAT(t_min_us) },
+	{ "t_max", PT_LAT(t_max_us) },
+	{ "t_typical", PT_LAT(t_typical_us) },
+	{ "t_avg", PT_LAT(t_avg_us) },
+	{ "avg_lat", PT_LAT(t_avg_us) },
+	{ "t_stdev", PT_LAT(t_stdev_us) },
+	{ "percentile_99", PT_LAT(p99_us) },
+	{ "percentile_99.9", PT_LAT(p99_9_us) },
+};
+
 static void pt_json_line(struct sp_perftest *p, char *line, struct sp_perftest_bw_row *bw,
 			 struct sp_perftest_lat_row *lat)
 {
 	char *t = sp_bench_trim(line), *colon, *key, *val;
-	size_t len;
+	size_t len, i;
 	double v;
 
 	colon = strchr(t, ':');
@@ -253,26 +275,13 @@ static void pt_json_line(struct sp_perftest *p, char *line, struct sp_perftest_b
 		bw->bytes = lat->bytes = (uint64_t)v;
 	else if (!strcmp(key, "n_iterations"))
 		bw->iterations = lat->iterations = (uint64_t)v;
-	else if (!strcmp(key, "BW_peak"))
-		bw->peak = v;
-	else if (!strcmp(key, "BW_average"))
-		bw->average = v;
-	else if (!strcmp(key, "MsgRate"))
-		bw->msg_rate_mpps = v;
-	else if (!strcmp(key, "t_min"))
-		lat->t_min_us = v;
-	else if (!strcmp(key, "t_max"))
-		lat->t_max_us = v;
-	else if (!strcmp(key, "t_typical"))
-		lat->t_typical_us = v;
-	else if (!strcmp(key, "t_avg") || !strcmp(key, "avg_lat"))
-		lat->t_avg_us = v;
-	else if (!strcmp(key, "t_stdev"))
-		lat->t_stdev_us = v;
-	else if (!strcmp(key, "percentile_99"))
-		lat->p99_us = v;
-	else if (!strcmp(key, "percentile_99.9"))
-		lat->p99_9_us = v;
+	for (i = 0; i < ARRAY_SIZE(pt_json_values); i++) {
+		const struct pt_json_value *jv = &pt_json_values[i];
+		char *row = jv->lat ? (char *)lat : (char *)bw;
+
+		if (!strcmp(key, jv->key))
+			memcpy(row + jv->offset, &v, sizeof(v));
+	}
 }
 
 static int pt_json(struct sp_perftest *p, const char *text, enum sp_perftest_unit unit)
@@ -322,13 +331,9 @@ int sp_perftest_parse(const char *text, enum sp_perftest_unit json_unit, struct 
 
 void sp_perftest_free(struct sp_perftest *p)
 {
-	size_t i;
-
 	free(p->bw);
 	free(p->lat);
-	for (i = 0; i < p->n_counters; i++)
-		free(p->counters[i].name);
-	free(p->counters);
+	FREE_NAMED(p->counters, p->n_counters, struct sp_perftest_counter, name);
 	sp_bench_lines_free(&p->errors);
 	sp_bench_lines_free(&p->warnings);
 	memset(p, 0, sizeof(*p));

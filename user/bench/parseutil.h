@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parsers of benchparse.h share, in benchparse.c: growing arrays,
- * lines and tokens of a saved output, numbers, JSON lookups, and the judge
- * of an exit status. Only bench/'s parsers include it.
+ * What the parsers of benchparse.h share, in benchparse.c: lines and
+ * tokens of a saved output, numbers, JSON lookups, and the judge of an
+ * exit status. Only bench/'s parsers include it.
  */
 #ifndef SPARKPERF_CTL_PARSEUTIL_H
 #define SPARKPERF_CTL_PARSEUTIL_H
@@ -21,10 +21,6 @@
 /* Longer lines are cut: NCCL's "Trees" INFO lines are the longest (~1 KiB). */
 #define LINE_MAX_LEN 4096
 #define TOKENS_MAX 64
-
-/* Room for one more element of size in *arr (n in use); false: out of memory. */
-bool sp_bench_grow(void **arr, size_t n, size_t size);
-#define GROW(arr, n) sp_bench_grow((void **)&(arr), (n), sizeof(*(arr)))
 
 /* The next line of *p into buf (cut to size - 1, no newline, no CR); false at the end. */
 bool sp_bench_next_line(const char **p, char *buf, size_t size);
