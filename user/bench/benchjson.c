@@ -32,37 +32,6 @@ static json_object *jstrv(char *const *v, size_t n)
  * An object that fill() gives its members; NULL when it could not be
  * made. The builders below only name the members.
  */
-static json_object *jobject(void (*fill)(json_object *o, const void *item), const void *item)
-{
-	json_object *o = json_object_new_object();
-
-	if (o)
-		fill(o, item);
-	return o;
-}
-
-struct jobjects {
-	const char *items;
-	size_t size;
-	void (*fill)(json_object *o, const void *item);
-};
-
-static json_object *jobjects_item(const void *arg, size_t i)
-{
-	const struct jobjects *a = arg;
-
-	return jobject(a->fill, a->items + i * a->size);
-}
-
-/* An array of an object for each of the n items (size bytes each) that fill() fills. */
-static json_object *jobjects(const void *items, size_t n, size_t size,
-			     void (*fill)(json_object *o, const void *item))
-{
-	struct jobjects a = { items, size, fill };
-
-	return sp_json_array(&a, n, jobjects_item);
-}
-
 static size_t strv_len(char *const *v)
 {
 	size_t n = 0;
@@ -171,7 +140,7 @@ static json_object *json_pt_row(const void *items, size_t i)
 	const struct sp_perftest *p = items;
 
 	return i < p->n_bw ? json_pt_bw_row(p, &p->bw[i]) :
-	       jobject(json_pt_lat_row, &p->lat[i - p->n_bw]);
+	       sp_json_object(json_pt_lat_row, &p->lat[i - p->n_bw]);
 }
 
 static void json_perftest(json_object *o, const struct sp_perftest *p)
@@ -220,7 +189,7 @@ static void json_ip_end_fill(json_object *o, const void *item)
 
 static json_object *json_ip_end(const struct sp_iperf3_end *e)
 {
-	return e->has ? jobject(json_ip_end_fill, e) : NULL;
+	return e->has ? sp_json_object(json_ip_end_fill, e) : NULL;
 }
 
 static void json_ip_stream(json_object *s, const void *item)
@@ -242,8 +211,8 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 	sp_json_add(o, "error", sp_json_str_or_null(r->error));
 	sp_json_add(o, "streams_requested", r->num_streams ? sp_json_u64(r->num_streams) : NULL);
 	sp_json_add(o, "duration_s", r->duration_s > 0 ? sp_json_num(r->duration_s) : NULL);
-	sp_json_add(o, "streams", jobjects(r->streams, r->n_streams, sizeof(*r->streams),
-					   json_ip_stream));
+	sp_json_add(o, "streams", sp_json_objects(r->streams, r->n_streams, sizeof(*r->streams),
+						  json_ip_stream));
 	sp_json_add(o, "sum_sent", json_ip_end(&r->sum_sent));
 	sp_json_add(o, "sum_received", json_ip_end(&r->sum_received));
 	sp_json_add(o, "gbit_per_s", sp_iperf3_gbit_per_s(r, &gbps) ? sp_json_num(gbps) : NULL);
@@ -267,7 +236,7 @@ static void json_nccl_half_fill(json_object *o, const void *item)
 
 static json_object *json_nccl_half(const struct sp_nccl_half *h)
 {
-	return h->has ? jobject(json_nccl_half_fill, h) : NULL;
+	return h->has ? sp_json_object(json_nccl_half_fill, h) : NULL;
 }
 
 static void json_nccl_row(json_object *r, const void *item)
@@ -320,7 +289,7 @@ static json_object *json_nccl_summary(const struct sp_nccl *n)
 	struct sp_nccl_summary s;
 
 	sp_nccl_summarize(n, &s);
-	return s.valid ? jobject(json_nccl_summary_fill, &s) : NULL;
+	return s.valid ? sp_json_object(json_nccl_summary_fill, &s) : NULL;
 }
 
 static void json_nccl(json_object *o, const struct sp_nccl *n)
@@ -332,9 +301,9 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "collective", sp_json_str_or_null(n->collective[0] ? n->collective : NULL));
 	sp_json_add(o, "threads", n->nthreads ? sp_json_u64(n->nthreads) : NULL);
 	sp_json_add(o, "gpus_per_thread", n->ngpus ? sp_json_u64(n->ngpus) : NULL);
-	sp_json_add(o, "devices", jobjects(n->devs, n->n_devs, sizeof(*n->devs), json_nccl_dev));
+	sp_json_add(o, "devices", sp_json_objects(n->devs, n->n_devs, sizeof(*n->devs), json_nccl_dev));
 	sp_json_add(o, "old_error_column", json_object_new_boolean(n->old_error_column));
-	sp_json_add(o, "rows", jobjects(n->rows, n->n_rows, sizeof(*n->rows), json_nccl_row));
+	sp_json_add(o, "rows", sp_json_objects(n->rows, n->n_rows, sizeof(*n->rows), json_nccl_row));
 	sp_json_add(o, "out_of_bounds", n->has_out_of_bounds ? sp_json_u64(n->out_of_bounds) : NULL);
 	sp_json_add(o, "avg_busbw_gb_per_s", jnum_if(n->has_avg_busbw, n->avg_busbw_gb_per_s));
 	sp_json_add(o, "summary", json_nccl_summary(n));
@@ -344,7 +313,7 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "usage_printed", json_object_new_boolean(n->usage));
 	sp_json_add(o, "rank_exit_status", n->has_rank_exit ? json_object_new_int(n->rank_exit) : NULL);
 	sp_json_add(o, "json_file", sp_json_str_or_null(n->json_file));
-	sp_json_add(o, "failures", jobjects(n->sigs, n->n_sigs, sizeof(*n->sigs), json_nccl_sig));
+	sp_json_add(o, "failures", sp_json_objects(n->sigs, n->n_sigs, sizeof(*n->sigs), json_nccl_sig));
 	sp_json_add(o, "warnings", jstrv(n->warnings.v, n->warnings.n));
 }
 
@@ -443,7 +412,7 @@ static json_object *json_bench_summary(const struct sp_bench_doc *doc)
 	struct sp_bench_sum s;
 
 	sp_bench_add_up(doc, &s);
-	return s.valid ? jobject(json_bench_summary_fill, &s) : NULL;
+	return s.valid ? sp_json_object(json_bench_summary_fill, &s) : NULL;
 }
 
 /* counters */
@@ -519,8 +488,8 @@ static void json_bench_verdict(json_object *o, const void *item)
 	const struct sp_bench_verdict *v = item;
 
 	sp_json_add(o, "status", json_object_new_string(sp_bench_level_str(v->level)));
-	sp_json_add(o, "problems", jobjects(v->problems, v->n, sizeof(*v->problems),
-					    json_bench_problem));
+	sp_json_add(o, "problems", sp_json_objects(v->problems, v->n, sizeof(*v->problems),
+						   json_bench_problem));
 }
 
 static json_object *json_bench_doc_cmd(const void *items, size_t i)
@@ -555,19 +524,19 @@ int sp_print_bench_json(const struct sp_bench_doc *doc)
 	sp_json_add(o, "arguments", jstrv(doc->args, doc->n_args));
 	sp_json_add(o, "out_dir", sp_json_str_or_null(doc->out_dir));
 	if (doc->input)
-		sp_json_add(o, "input", jobject(json_bench_input, doc));
+		sp_json_add(o, "input", sp_json_object(json_bench_input, doc));
 	sp_json_add(o, "commands", sp_json_array(doc, doc->cmds ? doc->cmds->n : 0,
 						 json_bench_doc_cmd));
 	if (!doc->dry_run) {
-		sp_json_add(o, "results", jobjects(doc->results, doc->n_results,
-						   sizeof(*doc->results), json_bench_result));
+		sp_json_add(o, "results", sp_json_objects(doc->results, doc->n_results,
+							  sizeof(*doc->results), json_bench_result));
 		sp_json_add(o, "summary", json_bench_summary(doc));
 		sp_json_add(o, "counters_source", doc->trace ? json_object_new_string("kernel trace") :
 		    doc->counters ? json_object_new_string("sysfs snapshots") : NULL);
 		sp_json_add(o, "trace", doc->trace ? sp_json_trace_report(doc->trace, false) : NULL);
-		sp_json_add(o, "counters", doc->counters ? jobject(json_bench_counters, doc->counters) :
+		sp_json_add(o, "counters", doc->counters ? sp_json_object(json_bench_counters, doc->counters) :
 			    NULL);
-		sp_json_add(o, "verdict", jobject(json_bench_verdict, &doc->verdict));
+		sp_json_add(o, "verdict", sp_json_object(json_bench_verdict, &doc->verdict));
 	}
 	return sp_print_json(o);
 }

@@ -26,23 +26,19 @@ static json_object *jgbps(uint32_t mbps)
 	return json_object_new_double_s(mbps / 1000.0, num);
 }
 
-static json_object *json_gid(const struct sp_gid *gid)
+static void json_gid(json_object *o, const void *item)
 {
-	json_object *obj = json_object_new_object();
+	const struct sp_gid *gid = item;
 	char buf[SP_GID_STRLEN];
 
-	if (!obj)
-		return NULL;
-	sp_json_add(obj, "index", json_object_new_int64(gid->index));
-	sp_json_add(obj, "type", json_object_new_string(sp_gid_type_str(gid->type)));
-	sp_json_add(obj, "gid", json_object_new_string(sp_fmt_gid(gid->raw, buf, sizeof(buf))));
-	return obj;
+	sp_json_add(o, "index", json_object_new_int64(gid->index));
+	sp_json_add(o, "type", json_object_new_string(sp_gid_type_str(gid->type)));
+	sp_json_add(o, "gid", json_object_new_string(sp_fmt_gid(gid->raw, buf, sizeof(buf))));
 }
 
 static json_object *json_port(const struct sp_port *p)
 {
-	json_object *obj = json_object_new_object(), *gids;
-	size_t i;
+	json_object *obj = json_object_new_object();
 
 	if (!obj)
 		return NULL;
@@ -67,27 +63,21 @@ static json_object *json_port(const struct sp_port *p)
 		sp_json_add(obj, "netdev_mtu", NULL);
 		sp_json_add(obj, "netdev_operstate", NULL);
 	}
-	gids = json_object_new_array();
-	for (i = 0; gids && i < p->n_gids; i++)
-		json_object_array_add(gids, json_gid(&p->gids[i]));
-	sp_json_add(obj, "gids", gids);
+	sp_json_add(obj, "gids", sp_json_objects(p->gids, p->n_gids, sizeof(*p->gids), json_gid));
 	return obj;
 }
 
-static json_object *json_dev_head(const struct sp_dev *d)
+static void json_dev_head(json_object *o, const void *item)
 {
-	json_object *obj = json_object_new_object();
+	const struct sp_dev *d = item;
 
-	if (!obj)
-		return NULL;
-	sp_json_add(obj, "index", json_object_new_int64(d->index));
-	sp_json_add(obj, "name", json_object_new_string(d->name));
-	return obj;
+	sp_json_add(o, "index", json_object_new_int64(d->index));
+	sp_json_add(o, "name", json_object_new_string(d->name));
 }
 
 static json_object *json_dev(const struct sp_dev *d)
 {
-	json_object *obj = json_dev_head(d), *ports;
+	json_object *obj = sp_json_object(json_dev_head, d), *ports;
 	char guid[SP_GUID_STRLEN];
 	size_t i;
 
@@ -353,7 +343,8 @@ int sp_print_event(const struct sp_dev_event *ev)
 		if (ev->type == SP_DEV_EVENT_CHANGE && ev->has_port)
 			sp_json_add(obj, "port", json_object_new_int64(ev->port));
 		/* a removed device is only named */
-		sp_json_add(obj, "dev", ev->type == SP_DEV_EVENT_DEL ? json_dev_head(d) : json_dev(d));
+		sp_json_add(obj, "dev", ev->type == SP_DEV_EVENT_DEL ?
+			    sp_json_object(json_dev_head, d) : json_dev(d));
 		/* JSON lines: one compact object per line, even with -p */
 		ret = sp_print_json_line(obj);
 		fflush(f);

@@ -14,20 +14,17 @@
 
 /* ---- servers ------------------------------------------------------------ */
 
-static json_object *json_server(const struct sp_server *srv)
+static void json_server(json_object *o, const void *item)
 {
-	json_object *obj = json_object_new_object();
+	const struct sp_server *srv = item;
 	char addr[SP_ADDR_STRLEN];
 
-	if (!obj)
-		return NULL;
-	sp_json_add(obj, "id", json_object_new_int64(srv->id));
-	sp_json_add(obj, "addr", srv->addr.len ?
+	sp_json_add(o, "id", json_object_new_int64(srv->id));
+	sp_json_add(o, "addr", srv->addr.len ?
 	    json_object_new_string(sp_fmt_addr(&srv->addr, addr, sizeof(addr))) : NULL);
-	sp_json_add(obj, "port", json_object_new_int(srv->port));
-	sp_json_add(obj, "active", json_object_new_int64(srv->active));
-	sp_json_add(obj, "served", json_object_new_uint64(srv->served));
-	return obj;
+	sp_json_add(o, "port", json_object_new_int(srv->port));
+	sp_json_add(o, "active", json_object_new_int64(srv->active));
+	sp_json_add(o, "served", json_object_new_uint64(srv->served));
 }
 
 int sp_print_server(const struct sp_server *srv)
@@ -35,7 +32,7 @@ int sp_print_server(const struct sp_server *srv)
 	char addr[SP_ADDR_STRLEN];
 
 	if (sp_print_is_json())
-		return sp_print_json(json_server(srv));
+		return sp_print_json(sp_json_object(json_server, srv));
 	fprintf(sp_print_file(), "server %u listening on %s port %u\n", srv->id,
 		sp_fmt_addr(&srv->addr, addr, sizeof(addr)), srv->port);
 	return 0;

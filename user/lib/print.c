@@ -151,6 +151,36 @@ json_object *sp_json_array(const void *items, size_t n,
 	return arr;
 }
 
+json_object *sp_json_object(void (*fill)(json_object *o, const void *item), const void *item)
+{
+	json_object *o = json_object_new_object();
+
+	if (o)
+		fill(o, item);
+	return o;
+}
+
+struct json_objects {
+	const char *items;
+	size_t size;
+	void (*fill)(json_object *o, const void *item);
+};
+
+static json_object *json_objects_item(const void *arg, size_t i)
+{
+	const struct json_objects *a = arg;
+
+	return sp_json_object(a->fill, a->items + i * a->size);
+}
+
+json_object *sp_json_objects(const void *items, size_t n, size_t size,
+			     void (*fill)(json_object *o, const void *item))
+{
+	struct json_objects a = { items, size, fill };
+
+	return sp_json_array(&a, n, json_objects_item);
+}
+
 /* ---- text ---- */
 
 char *sp_xprintf(const char *fmt, ...)

@@ -65,6 +65,12 @@ json_object *sp_json_num(double v);
 json_object *sp_json_array(const void *items, size_t n,
 			   json_object *(*item)(const void *items, size_t i));
 
+/* A JSON object that fill() fills from item; NULL when out of memory. */
+json_object *sp_json_object(void (*fill)(json_object *o, const void *item), const void *item);
+/* An array of such an object for each of the n items (size bytes each). */
+json_object *sp_json_objects(const void *items, size_t n, size_t size,
+			     void (*fill)(json_object *o, const void *item));
+
 /* ---- text ---- */
 
 /* A malloc'ed string; NULL on failure. */

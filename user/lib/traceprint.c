@@ -357,17 +357,13 @@ json_object *sp_json_counter_names(const sp_counter_name *names, size_t n)
 	return sp_json_array(names, n, json_name_item);
 }
 
-static json_object *json_target_item(const void *targets, size_t i)
+static void json_target(json_object *o, const void *item)
 {
-	const struct sp_trace_target *t = &((const struct sp_trace_target *)targets)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_trace_target *t = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, t->rdma ? "rdma_dev" : "netdev", json_object_new_string(t->name));
 	if (t->rdma)
 		sp_json_add(o, "port", json_object_new_int64(t->port ? t->port : 1));
-	return o;
 }
 
 static json_object *json_trace_config(const struct sp_trace_config *c)
@@ -376,7 +372,8 @@ static json_object *json_trace_config(const struct sp_trace_config *c)
 
 	if (!o)
 		return NULL;
-	sp_json_add(o, "targets", sp_json_array(c->targets, c->n_targets, json_target_item));
+	sp_json_add(o, "targets", sp_json_objects(c->targets, c->n_targets, sizeof(*c->targets),
+						  json_target));
 	sp_json_add(o, "globs", sp_json_array(c->globs, c->n_globs, json_string_item));
 	sp_json_add(o, "netdev_period_us", c->has_netdev_period ?
 	    json_object_new_int64(c->netdev_period_us) : NULL);
@@ -389,29 +386,22 @@ static json_object *json_trace_config(const struct sp_trace_config *c)
 	return o;
 }
 
-static json_object *json_table_item(const void *tables, size_t i)
+static void json_table(json_object *o, const void *item)
 {
-	const struct sp_tl_table *t = &((const struct sp_tl_table *)tables)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_tl_table *t = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "version", json_object_new_int64(t->version));
 	sp_json_add(o, "names", sp_json_counter_names(t->names, t->n));
-	return o;
 }
 
-static json_object *json_file_stream_item(const void *streams, size_t i)
+static void json_file_stream(json_object *o, const void *item)
 {
-	const struct sp_tl_stream *st = &((const struct sp_tl_stream *)streams)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_tl_stream *st = item;
 
-	if (!o)
-		return NULL;
 	sp_json_stream_head(o, &st->info);
 	sp_json_add(o, "period_us", json_object_new_int64(st->info.period_us));
-	sp_json_add(o, "tables", sp_json_array(st->tables, st->n_tables, json_table_item));
-	return o;
+	sp_json_add(o, "tables", sp_json_objects(st->tables, st->n_tables, sizeof(*st->tables),
+						 json_table));
 }
 
 static json_object *json_u64_item(const void *values, size_t i)
@@ -419,20 +409,16 @@ static json_object *json_u64_item(const void *values, size_t i)
 	return sp_json_u64(((const uint64_t *)values)[i]);
 }
 
-static json_object *json_sample_item(const void *samples, size_t i)
+static void json_sample(json_object *o, const void *item)
 {
-	const struct sp_tl_sample *s = &((const struct sp_tl_sample *)samples)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_tl_sample *s = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "seq", sp_json_u64(s->seq));
 	sp_json_add(o, "stream", json_object_new_int64(s->stream));
 	sp_json_add(o, "version", json_object_new_int64(s->version));
 	sp_json_add(o, "ts_ns", sp_json_u64(s->ts_ns));
 	sp_json_add(o, "read_ns", json_object_new_int64(s->read_ns));
 	sp_json_add(o, "values", sp_json_array(s->values, s->n, json_u64_item));
-	return o;
 }
 
 int sp_print_trace_json_file(FILE *f, const struct sp_tracelog *tl,
@@ -452,9 +438,10 @@ int sp_print_trace_json_file(FILE *f, const struct sp_tracelog *tl,
 	sp_json_add(tr, "elapsed_ns", sp_json_u64(tl->trace.elapsed_ns));
 	sp_json_add(tr, "config", cfg ? json_trace_config(cfg) : NULL);
 	sp_json_add(doc, "trace", tr);
-	sp_json_add(doc, "streams", sp_json_array(tl->streams, tl->n_streams,
-						  json_file_stream_item));
-	sp_json_add(doc, "samples", sp_json_array(tl->samples, tl->n_samples, json_sample_item));
+	sp_json_add(doc, "streams", sp_json_objects(tl->streams, tl->n_streams,
+						    sizeof(*tl->streams), json_file_stream));
+	sp_json_add(doc, "samples", sp_json_objects(tl->samples, tl->n_samples,
+						    sizeof(*tl->samples), json_sample));
 	sp_json_add(doc, "report", sp_json_trace_report(tl, true));
 	str = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
 					     JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -144,28 +144,24 @@ static json_object *json_lat_config(const struct sp_lat *l, const struct sp_lat_
 	return obj;
 }
 
-static json_object *json_interval(const struct sp_interval *iv)
+static void json_interval(json_object *o, const void *item)
 {
-	json_object *obj = json_object_new_object();
+	const struct sp_interval *iv = item;
 
-	if (!obj)
-		return NULL;
-	sp_json_add(obj, "end_ns", sp_json_u64(iv->end_ns));
-	sp_json_add(obj, "count", sp_json_u64(iv->count));
-	sp_json_add(obj, "p50_ns", sp_json_u64(iv->p50_ns));
-	sp_json_add(obj, "p99_ns", sp_json_u64(iv->p99_ns));
-	sp_json_add(obj, "max_ns", sp_json_u64(iv->max_ns));
-	return obj;
+	sp_json_add(o, "end_ns", sp_json_u64(iv->end_ns));
+	sp_json_add(o, "count", sp_json_u64(iv->count));
+	sp_json_add(o, "p50_ns", sp_json_u64(iv->p50_ns));
+	sp_json_add(o, "p99_ns", sp_json_u64(iv->p99_ns));
+	sp_json_add(o, "max_ns", sp_json_u64(iv->max_ns));
 }
 
 static json_object *json_lat(const struct sp_lat *l, const struct sp_lat_config *req,
 			 const struct sp_env *env)
 {
-	json_object *obj = json_object_new_object(), *err = NULL, *ivs;
+	json_object *obj = json_object_new_object(), *err = NULL;
 	char sumsq[SP_U128_STRLEN];
 	bool m = l->count > 0;
 	long double mean = lat_mean(l);
-	size_t i;
 
 	if (!obj)
 		return NULL;
@@ -216,10 +212,8 @@ static json_object *json_lat(const struct sp_lat *l, const struct sp_lat_config 
 		    sp_stats_u128_str(l->sumsq_hi, l->sumsq_lo, sumsq, sizeof(sumsq))));
 	sp_json_add(obj, "one_way_p50_ns", m ? sp_json_ns3(sp_stats_one_way((double)l->p50_ns)) : NULL);
 	sp_json_add(obj, "one_way_avg_ns", m ? sp_json_ns3(mean / 2) : NULL);
-	ivs = json_object_new_array();
-	for (i = 0; ivs && i < l->n_intervals; i++)
-		json_object_array_add(ivs, json_interval(&l->intervals[i]));
-	sp_json_add(obj, "intervals", ivs);
+	sp_json_add(obj, "intervals", sp_json_objects(l->intervals, l->n_intervals,
+						      sizeof(*l->intervals), json_interval));
 	return obj;
 }
 

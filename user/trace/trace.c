@@ -61,13 +61,10 @@ static const char trace_usage[] =
 
 /* ---- trace show, trace stop --------------------------------------------------- */
 
-static json_object *json_stream_info(const void *streams, size_t i)
+static void json_stream_info(json_object *o, const void *item)
 {
-	const struct sp_stream *st = &((const struct sp_stream *)streams)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_stream *st = item;
 
-	if (!o)
-		return NULL;
 	sp_json_stream_head(o, st);
 	sp_json_add(o, "period_us", json_object_new_int64(st->period_us));
 	sp_json_add(o, "version", json_object_new_int64(st->version));
@@ -78,16 +75,12 @@ static json_object *json_stream_info(const void *streams, size_t i)
 	sp_json_add(o, "read_max_ns", sp_json_u64(st->read_ns_max));
 	sp_json_add(o, "late_max_ns", sp_json_u64(st->late_ns_max));
 	sp_json_add(o, "names", sp_json_counter_names(st->names, st->n_names));
-	return o;
 }
 
-static json_object *json_trace(const void *traces, size_t i)
+static void json_trace(json_object *o, const void *item)
 {
-	const struct sp_trace *t = &((const struct sp_trace *)traces)[i];
-	json_object *o = json_object_new_object();
+	const struct sp_trace *t = item;
 
-	if (!o)
-		return NULL;
 	sp_json_trace_head(o, t);
 	sp_json_add(o, "duration_ms", t->has_duration ? json_object_new_int64(t->duration_ms) : NULL);
 	sp_json_add(o, "buffer_bytes", json_object_new_int64(t->buffer_bytes));
@@ -96,8 +89,8 @@ static json_object *json_trace(const void *traces, size_t i)
 	sp_json_add(o, "slots", json_object_new_int64(t->slots));
 	sp_json_add(o, "seq_next", sp_json_u64(t->seq_next));
 	sp_json_add(o, "seq_oldest", sp_json_u64(t->seq_oldest));
-	sp_json_add(o, "streams", sp_json_array(t->streams, t->n_streams, json_stream_info));
-	return o;
+	sp_json_add(o, "streams", sp_json_objects(t->streams, t->n_streams, sizeof(*t->streams),
+						  json_stream_info));
 }
 
 /* trace show: each trace and a line per stream; JSON, an array. */
@@ -108,7 +101,7 @@ static int print_traces(const struct sp_trace *traces, size_t n)
 	size_t i, k;
 
 	if (sp_print_is_json())
-		return sp_print_json(sp_json_array(traces, n, json_trace));
+		return sp_print_json(sp_json_objects(traces, n, sizeof(*traces), json_trace));
 	for (i = 0; i < n; i++) {
 		const struct sp_trace *t = &traces[i];
 		const char *why = sp_session_error(t->has_error_msg, t->error_msg, t->has_error,
