@@ -21,13 +21,20 @@
 
 /* ---- attribute tables ---------------------------------------------------- */
 
+/*
+ * What both kinds of session are configured with first: the peer, its port,
+ * the device, the operation and the message size.
+ */
+#define FIELDS_SESSION_CONFIG(st, prefix) \
+	FIELD(st, prefix##_PEER, F_ADDR, peer), \
+	FIELD_HAS(st, prefix##_PORT, F_U16, port, has_port), \
+	FIELD_HAS(st, prefix##_DEV, F_STR, dev, has_dev), \
+	FIELD_HAS(st, prefix##_OP, F_U8, op, has_op), \
+	FIELD_HAS(st, prefix##_SIZE, F_U32, size, has_size)
+
 #define LC(a, k, m, h) FIELD_HAS(struct sp_lat_config, SPARKPERF_A_LAT_##a, k, m, h)
 static const struct field lat_config_fields[] = {
-	FIELD(struct sp_lat_config, SPARKPERF_A_LAT_PEER, F_ADDR, peer),
-	LC(PORT, F_U16, port, has_port),
-	LC(DEV, F_DEVNAME, dev, has_dev),
-	LC(OP, F_U8, op, has_op),
-	LC(SIZE, F_U32, size, has_size),
+	FIELDS_SESSION_CONFIG(struct sp_lat_config, SPARKPERF_A_LAT),
 	LC(ITERS, F_U64, iters, has_iters),
 	LC(DURATION_MS, F_U32, duration_ms, has_duration),
 	LC(WARMUP, F_U32, warmup, has_warmup),
@@ -39,11 +46,7 @@ static const struct field lat_config_fields[] = {
 
 #define BC(a, k, m, h) FIELD_HAS(struct sp_bw_config, SPARKPERF_A_BW_##a, k, m, h)
 static const struct field bw_config_fields[] = {
-	FIELD(struct sp_bw_config, SPARKPERF_A_BW_PEER, F_ADDR, peer),
-	BC(PORT, F_U16, port, has_port),
-	BC(DEV, F_DEVNAME, dev, has_dev),
-	BC(OP, F_U8, op, has_op),
-	BC(SIZE, F_U32, size, has_size),
+	FIELDS_SESSION_CONFIG(struct sp_bw_config, SPARKPERF_A_BW),
 	BC(QPS, F_U32, qps, has_qps),
 	BC(THREADS, F_U32, threads, has_threads),
 	BC(DEPTH, F_U32, depth, has_depth),
@@ -59,10 +62,7 @@ static const struct field bw_config_fields[] = {
 
 #define LR(a, k, m) FIELD(struct sp_lat, SPARKPERF_A_LAT_##a, k, m)
 static const struct field lat_fields[] = {
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_STATE, F_U8, state),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	FIELDS_STATUS(struct sp_lat, SPARKPERF_A_LAT),
 	LR(WARMUP_DONE, F_U64, warmup_done),
 	LR(COUNT, F_U64, count),
 	LR(ELAPSED_NS, F_U64, elapsed_ns),
@@ -85,10 +85,7 @@ static const struct field lat_fields[] = {
 
 #define BR(a, k, m) FIELD(struct sp_bw, SPARKPERF_A_BW_##a, k, m)
 static const struct field bw_fields[] = {
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_STATE, F_U8, state),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	FIELDS_STATUS(struct sp_bw, SPARKPERF_A_BW),
 	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_START_NS, F_U64, start_ns, has_start),
 	BR(ELAPSED_NS, F_U64, elapsed_ns),
 	BR(TX_BYTES, F_U64, tx_bytes),
@@ -153,21 +150,17 @@ struct kind {
 	size_t n_config, n_fields, n_progress;
 };
 
-static const struct kind lat_kind = {
-	KIND_LAT, SPARKPERF_CMD_LAT_RUN, SPARKPERF_CMD_LAT_STOP, SPARKPERF_CMD_LAT_GET,
-	SPARKPERF_CMD_LAT_PROGRESS, SPARKPERF_A_LAT_MAX, SPARKPERF_A_LAT_ID,
-	"SPARKPERF_A_LAT_ID", SPARKPERF_A_LAT_INTERVALS, SPARKPERF_A_LAT_INTERVAL,
-	"SPARKPERF_A_LAT_INTERVAL", lat_config_fields, lat_fields, lat_progress_fields,
-	ARRAY_SIZE(lat_config_fields), ARRAY_SIZE(lat_fields), ARRAY_SIZE(lat_progress_fields),
-};
+/* Both kinds follow one naming scheme: T is LAT or BW, t is lat or bw. */
+#define KIND(T, t) { \
+	KIND_##T, SPARKPERF_CMD_##T##_RUN, SPARKPERF_CMD_##T##_STOP, SPARKPERF_CMD_##T##_GET, \
+	SPARKPERF_CMD_##T##_PROGRESS, SPARKPERF_A_##T##_MAX, SPARKPERF_A_##T##_ID, \
+	"SPARKPERF_A_" #T "_ID", SPARKPERF_A_##T##_INTERVALS, SPARKPERF_A_##T##_INTERVAL, \
+	"SPARKPERF_A_" #T "_INTERVAL", t##_config_fields, t##_fields, t##_progress_fields, \
+	ARRAY_SIZE(t##_config_fields), ARRAY_SIZE(t##_fields), ARRAY_SIZE(t##_progress_fields), \
+}
 
-static const struct kind bw_kind = {
-	KIND_BW, SPARKPERF_CMD_BW_RUN, SPARKPERF_CMD_BW_STOP, SPARKPERF_CMD_BW_GET,
-	SPARKPERF_CMD_BW_PROGRESS, SPARKPERF_A_BW_MAX, SPARKPERF_A_BW_ID,
-	"SPARKPERF_A_BW_ID", SPARKPERF_A_BW_INTERVALS, SPARKPERF_A_BW_INTERVAL,
-	"SPARKPERF_A_BW_INTERVAL", bw_config_fields, bw_fields, bw_progress_fields,
-	ARRAY_SIZE(bw_config_fields), ARRAY_SIZE(bw_fields), ARRAY_SIZE(bw_progress_fields),
-};
+static const struct kind lat_kind = KIND(LAT, lat);
+static const struct kind bw_kind = KIND(BW, bw);
 
 /* A session, or a progress message, of either kind. */
 union session {
@@ -181,50 +174,6 @@ union progress {
 };
 
 /* ---- request builders ---------------------------------------------------- */
-
-static int put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src)
-{
-	const char *base = src;
-	int ret = 0;
-
-	for (; n && ret >= 0; n--, f++) {
-		const void *p = base + f->off;
-		const struct sp_addr *a = p;
-
-		if (f->has && !*(const bool *)(base + f->has - 1))
-			continue;
-		switch (f->kind) {
-		case F_U8:
-			ret = nla_put_u8(m, f->type, *(const uint8_t *)p);
-			break;
-		case F_U16:
-			ret = nla_put_u16(m, f->type, *(const uint16_t *)p);
-			break;
-		case F_U32:
-			ret = nla_put_u32(m, f->type, *(const uint32_t *)p);
-			break;
-		case F_U64:
-			ret = nla_put_u64(m, f->type, *(const uint64_t *)p);
-			break;
-		case F_S32:
-			ret = nla_put_s32(m, f->type, *(const int32_t *)p);
-			break;
-		case F_FLAG:
-			if (*(const bool *)p)
-				ret = nla_put_flag(m, f->type);
-			break;
-		case F_ADDR:
-			if (a->len)
-				ret = nla_put(m, f->type, a->len, a->raw);
-			break;
-		case F_DEVNAME:
-		case F_ERRMSG:
-			ret = nla_put_string(m, f->type, p);
-			break;
-		}
-	}
-	return ret < 0 ? -ENOMEM : 0;
-}
 
 /*
  * A RUN: the peer (required), not both iterations and a duration, a device
@@ -244,7 +193,7 @@ static int run_msg(int family, const struct kind *k, const void *cfg,
 	ret = sp_nl_req(family, k->run_cmd, NLM_F_ACK, out);
 	if (ret)
 		return ret;
-	if (put_fields(*out, k->config, k->n_config, cfg))
+	if (sp_nl_put_fields(*out, k->config, k->n_config, cfg))
 		return sp_nl_req_fail(out);
 	return 0;
 }
@@ -304,7 +253,10 @@ int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out)
 /* The id of a RUN reply. */
 static int parse_id(const struct kind *k, struct nlmsghdr *nlh, uint32_t *id, const char **why)
 {
-	const struct field f = { k->id_name, k->id_attr, F_U32, true, 0, 0 };
+	const struct field f = {
+		.name = k->id_name, .type = k->id_attr, .kind = F_U32, .required = true,
+		.size = sizeof(*id),
+	};
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
 
 	if (genlmsg_parse(nlh, 0, tb, SESSION_ATTR_MAX, NULL) < 0)
@@ -323,39 +275,20 @@ int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
 }
 
 /* One interval, the nested attribute attr (named name). */
-static int get_interval(struct nlattr *attr, const char *name, struct sp_interval *iv,
-			const char **why)
+static int get_interval(struct nlattr *attr, const char *name, void *iv, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
 
-	memset(iv, 0, sizeof(*iv));
+	memset(iv, 0, sizeof(struct sp_interval));
 	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
 		return sp_nl_bad(why, name);
 	return sp_nl_get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
 }
 
-/* The SPARKPERF_A_LAT_INTERVALS_ENTRY list of nest, into a new array. */
-static int get_intervals(struct nlattr *nest, struct sp_interval **ivs, size_t *n,
-			 const char **why)
+/* One entry of a GET's list of intervals. */
+static int get_interval_entry(struct nlattr *attr, void *iv, const char **why)
 {
-	size_t count = sp_nl_count_nested(nest, SPARKPERF_A_LAT_INTERVALS_ENTRY);
-	struct nlattr *pos;
-	int rem, ret;
-
-	if (!count)
-		return 0;
-	*ivs = calloc(count, sizeof(**ivs));
-	if (!*ivs)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
-			continue;
-		ret = get_interval(pos, "SPARKPERF_A_LAT_INTERVALS_ENTRY", &(*ivs)[*n], why);
-		if (ret)
-			return ret;
-		(*n)++;
-	}
-	return 0;
+	return get_interval(attr, "SPARKPERF_A_LAT_INTERVALS_ENTRY", iv, why);
 }
 
 /* A GET: its results into dst, its configuration into cfg, its intervals. */
@@ -363,6 +296,7 @@ static int parse_session(const struct kind *k, struct nlmsghdr *nlh, void *dst, 
 			 struct sp_interval **ivs, size_t *n, const char **why)
 {
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
+	void *arr = NULL;
 	int ret;
 
 	if (genlmsg_parse(nlh, 0, tb, k->maxtype, NULL) < 0)
@@ -370,8 +304,11 @@ static int parse_session(const struct kind *k, struct nlmsghdr *nlh, void *dst, 
 	ret = sp_nl_get_fields(tb, k->fields, k->n_fields, dst, why);
 	if (!ret)
 		ret = sp_nl_get_fields(tb, k->config, k->n_config, cfg, why);
-	if (!ret && tb[k->intervals_attr])
-		ret = get_intervals(tb[k->intervals_attr], ivs, n, why);
+	if (ret || !tb[k->intervals_attr])
+		return ret;
+	ret = sp_nl_get_array(tb[k->intervals_attr], SPARKPERF_A_LAT_INTERVALS_ENTRY,
+			      sizeof(**ivs), get_interval_entry, &arr, n, why);
+	*ivs = arr;
 	return ret;
 }
 
@@ -625,42 +562,29 @@ int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *l)
 
 /* ---- samples ------------------------------------------------------------- */
 
-struct samples_ctx {
-	struct sp_nl *nl;
+/* The caller's fn and arg, for every message of the dump. */
+struct samples_reader {
 	sp_nl_samples_fn fn;
 	void *arg;
 };
 
-static int samples_valid(struct nlmsghdr *nlh, void *arg)
+static int samples_each(struct nlmsghdr *nlh, void *arg, const char **why)
 {
-	struct samples_ctx *c = arg;
+	const struct samples_reader *r = arg;
 	struct sp_lat_samples s;
-	const char *why = "?";
-	char msg[SP_NL_ERRMSG_MAX];
-	int ret;
+	int ret = sp_nl_parse_lat_samples(nlh, &s, why);
 
-	ret = sp_nl_parse_lat_samples(nlh, &s, &why);
-	if (ret) {
-		snprintf(msg, sizeof(msg), "malformed reply from the sparkperf module (%s)", why);
-		sp_nl_set_err(c->nl, ret, msg);
-		return ret;
-	}
-	return c->fn(&s, c->arg);
+	return ret ? ret : r->fn(&s, r->arg);
 }
 
 int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg)
 {
-	struct samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
+	struct samples_reader r = { .fn = fn, .arg = arg };
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
 
-	ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_valid, &c);
-	if (ret == -EINTR && !nl->err.has_msg)
-		sp_nl_set_err(nl, ret, "the samples changed during the dump");
-	return ret;
+	return sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_each, &r,
+				   "the samples changed during the dump");
 }
 
 /* ---- the progress group -------------------------------------------------- */

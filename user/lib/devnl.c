@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sparkperf family's own messages (nl.h): INFO_GET, DEV_GET (one
+ * device or a dump) and the device events of the "events" group, built and
+ * parsed with the attribute tables of nlcore.h.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/sparkperf.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nl.h"
+#include "nlcore.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- request builders ------------------------------------------------- */
+
+int sp_nl_info_get_msg(int family, struct nl_msg **out)
+{
+	return sp_nl_req(family, SPARKPERF_CMD_INFO_GET, NLM_F_ACK, out);
+}
+
+int sp_nl_dev_get_msg(int family, const char *name, struct nl_msg **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (name && (!*name || strlen(name) >= SPARKPERF_DEV_NAME_MAX))
+		return -EINVAL;
+	ret = sp_nl_req(family, SPARKPERF_CMD_DEV_GET, name ? NLM_F_ACK : NLM_F_DUMP, out);
+	if (ret)
+		return ret;
+	if (name && nla_put_string(*out, SPARKPERF_A_DEV_NAME, name) < 0)
+		return sp_nl_req_fail(out);
+	return 0;
+}
+
+/* ---- reply parsers ---------------------------------------------------- */
+
+static const struct field gid_fields[] = {
+	FIELD_REQ(struct sp_gid, SPARKPERF_A_GID_INDEX, F_U32, index),
+	FIELD(struct sp_gid, SPARKPERF_A_GID_TYPE, F_U8, type),
+};
+
+#define PT(a, k, m) FIELD(struct sp_port, SPARKPERF_A_PORT_##a, k, m)
+static const struct field port_fields[] = {
+	FIELD_REQ(struct sp_port, SPARKPERF_A_PORT_NUM, F_U32, num),
+	PT(STATE, F_U8, state),
+	PT(PHYS_STATE, F_U8, phys_state),
+	PT(LINK_LAYER, F_U8, link_layer),
+	PT(ACTIVE_MTU, F_U32, active_mtu),
+	PT(MAX_MTU, F_U32, max_mtu),
+	PT(ACTIVE_SPEED, F_U8, active_speed),
+	PT(ACTIVE_WIDTH, F_U8, active_width),
+	PT(RATE, F_U32, rate_mbps),
+	PT(NETDEV_IFINDEX, F_U32, netdev_ifindex),
+	PT(NETDEV_NAME, F_STR, netdev_name),
+	PT(NETDEV_MTU, F_U32, netdev_mtu),
+	PT(NETDEV_OPERSTATE, F_U8, netdev_operstate),
+};
+#undef PT
+
+static const struct field dev_fields[] = {
+	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_INDEX, F_U32, index),
+	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_NAME, F_STR, name),
+	FIELD(struct sp_dev, SPARKPERF_A_DEV_NODE_GUID, F_U64, node_guid),
+	FIELD(struct sp_dev, SPARKPERF_A_DEV_NUMA_NODE, F_S32, numa_node),
+	FIELD_HAS(struct sp_dev, SPARKPERF_A_DEV_PARENT, F_STR, parent, has_parent),
+};
+
+static const struct field event_fields[] = {
+	FIELD_HAS(struct sp_dev_event, SPARKPERF_A_DEV_EVENT_PORT, F_U32, port, has_port),
+};
+
+static const struct field info_fields[] = {
+	FIELD_REQ(struct sp_info, SPARKPERF_A_INFO_VERSION, F_STR, version),
+	FIELD(struct sp_info, SPARKPERF_A_INFO_KERNEL, F_STR, kernel),
+	FIELD_HAS(struct sp_info, SPARKPERF_A_INFO_DEVICES, F_U32, devices, has_devices),
+};
+
+static int get_gid(struct nlattr *attr, void *dst, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_GID_MAX + 1];
+	struct sp_gid *gid = dst;
+	int ret;
+
+	if (nla_parse_nested(tb, SPARKPERF_A_GID_MAX, attr, NULL) < 0)
+		return sp_nl_bad(why, "SPARKPERF_A_PORT_GID");
+	ret = sp_nl_get_fields(tb, gid_fields, ARRAY_SIZE(gid_fields), gid, why);
+	if (ret)
+		return ret;
+	if (!tb[SPARKPERF_A_GID_GID] || nla_len(tb[SPARKPERF_A_GID_GID]) != SP_GID_LEN)
+		return sp_nl_bad(why, "SPARKPERF_A_GID_GID");
+	memcpy(gid->raw, nla_data(tb[SPARKPERF_A_GID_GID]), SP_GID_LEN);
+	return 0;
+}
+
+static int get_port(struct nlattr *attr, void *dst, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_PORT_MAX + 1];
+	struct sp_port *p = dst;
+	void *gids = NULL;
+	int ret;
+
+	if (nla_parse_nested(tb, SPARKPERF_A_PORT_MAX, attr, NULL) < 0)
+		return sp_nl_bad(why, "SPARKPERF_A_DEV_PORT");
+	ret = sp_nl_get_fields(tb, port_fields, ARRAY_SIZE(port_fields), p, why);
+	if (ret)
+		return ret;
+	p->has_netdev = tb[SPARKPERF_A_PORT_NETDEV_IFINDEX] || tb[SPARKPERF_A_PORT_NETDEV_NAME];
+	if (!tb[SPARKPERF_A_PORT_GIDS])
+		return 0;
+	ret = sp_nl_get_array(tb[SPARKPERF_A_PORT_GIDS], SPARKPERF_A_PORT_GID, sizeof(*p->gids),
+			      get_gid, &gids, &p->n_gids, why);
+	p->gids = gids;
+	return ret;
+}
+
+int sp_nl_parse_dev(struct nlmsghdr *nlh, struct sp_dev *dev, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_DEV_MAX + 1];
+	void *ports = NULL;
+	int ret;
+
+	memset(dev, 0, sizeof(*dev));
+	dev->numa_node = -1;
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_DEV_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	ret = sp_nl_get_fields(tb, dev_fields, ARRAY_SIZE(dev_fields), dev, why);
+	if (ret || !tb[SPARKPERF_A_DEV_PORTS])
+		return ret;
+	/* counted as read, so that sp_dev_free() frees a port's GIDs */
+	ret = sp_nl_get_array(tb[SPARKPERF_A_DEV_PORTS], SPARKPERF_A_DEV_PORT, sizeof(*dev->ports),
+			      get_port, &ports, &dev->n_ports, why);
+	dev->ports = ports;
+	return ret;
+}
+
+int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char **why)
+{
+	static const enum sp_dev_event_type types[] = {
+		[SPARKPERF_CMD_DEV_NEW] = SP_DEV_EVENT_NEW,
+		[SPARKPERF_CMD_DEV_CHANGE] = SP_DEV_EVENT_CHANGE,
+		[SPARKPERF_CMD_DEV_DEL] = SP_DEV_EVENT_DEL,
+	};
+	struct nlattr *tb[SPARKPERF_A_DEV_MAX + 1];
+	struct genlmsghdr *ghdr;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->dev.numa_node = -1;
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return sp_nl_bad(why, "truncated message");
+	ghdr = nlmsg_data(nlh);
+	if (ghdr->cmd != SPARKPERF_CMD_DEV_NEW && ghdr->cmd != SPARKPERF_CMD_DEV_CHANGE &&
+	    ghdr->cmd != SPARKPERF_CMD_DEV_DEL)
+		return -EOPNOTSUPP;
+	ev->type = types[ghdr->cmd];
+	ret = sp_nl_parse_dev(nlh, &ev->dev, why);
+	if (ret)
+		return ret;
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_DEV_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	return sp_nl_get_fields(tb, event_fields, ARRAY_SIZE(event_fields), ev, why);
+}
+
+int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_INFO_MAX + 1];
+
+	memset(info, 0, sizeof(*info));
+	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_INFO_MAX, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	return sp_nl_get_fields(tb, info_fields, ARRAY_SIZE(info_fields), info, why);
+}
+
+/* ---- transactions ------------------------------------------------------ */
+
+static int parse_info_cb(struct nlmsghdr *nlh, void *dst, const char **why)
+{
+	return sp_nl_parse_info(nlh, dst, why);
+}
+
+int sp_nl_info_get(struct sp_nl *nl, struct sp_info *info)
+{
+	struct nl_msg *msg;
+	int ret = sp_nl_info_get_msg(nl->family, &msg);
+
+	return sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_INFO_GET, parse_info_cb, info);
+}
+
+static int dev_add(struct nlmsghdr *nlh, void *list, const char **why)
+{
+	struct sp_dev dev;
+	int ret = sp_nl_parse_dev(nlh, &dev, why);
+
+	if (!ret)
+		ret = sp_dev_list_add(list, &dev);
+	sp_dev_free(&dev);
+	return ret;
+}
+
+static void dev_reset(void *list)
+{
+	sp_dev_list_free(list);
+}
+
+static int dev_dump_msg(int family, struct nl_msg **out)
+{
+	return sp_nl_dev_get_msg(family, NULL, out);
+}
+
+int sp_nl_dev_get(struct sp_nl *nl, const char *name, struct sp_dev_list *list)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	memset(list, 0, sizeof(*list));
+	if (!name)
+		return sp_nl_dump_list(nl, dev_dump_msg, SPARKPERF_CMD_DEV_GET, dev_add, list,
+				       dev_reset, "device list");
+	ret = sp_nl_dev_get_msg(nl->family, name, &msg);
+	ret = sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_DEV_GET, dev_add, list, NULL);
+	if (ret)
+		sp_dev_list_free(list);
+	return ret;
+}
