@@ -75,9 +75,8 @@ int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char *
 	struct nlattr *tb[SPARKPERF_A_SERVER_MAX + 1];
 
 	memset(srv, 0, sizeof(*srv));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_SERVER_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, server_fields, ARRAY_SIZE(server_fields), srv, why);
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_SERVER_MAX, server_fields,
+				 ARRAY_SIZE(server_fields), srv, why);
 }
 
 static int parse_server_cb(struct nlmsghdr *nlh, void *dst, const char **why)

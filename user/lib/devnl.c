@@ -48,42 +48,6 @@ static const struct field gid_fields[] = {
 	FIELD(struct sp_gid, SPARKPERF_A_GID_TYPE, F_U8, type),
 };
 
-#define PT(a, k, m) FIELD(struct sp_port, SPARKPERF_A_PORT_##a, k, m)
-static const struct field port_fields[] = {
-	FIELD_REQ(struct sp_port, SPARKPERF_A_PORT_NUM, F_U32, num),
-	PT(STATE, F_U8, state),
-	PT(PHYS_STATE, F_U8, phys_state),
-	PT(LINK_LAYER, F_U8, link_layer),
-	PT(ACTIVE_MTU, F_U32, active_mtu),
-	PT(MAX_MTU, F_U32, max_mtu),
-	PT(ACTIVE_SPEED, F_U8, active_speed),
-	PT(ACTIVE_WIDTH, F_U8, active_width),
-	PT(RATE, F_U32, rate_mbps),
-	PT(NETDEV_IFINDEX, F_U32, netdev_ifindex),
-	PT(NETDEV_NAME, F_STR, netdev_name),
-	PT(NETDEV_MTU, F_U32, netdev_mtu),
-	PT(NETDEV_OPERSTATE, F_U8, netdev_operstate),
-};
-#undef PT
-
-static const struct field dev_fields[] = {
-	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_INDEX, F_U32, index),
-	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_NAME, F_STR, name),
-	FIELD(struct sp_dev, SPARKPERF_A_DEV_NODE_GUID, F_U64, node_guid),
-	FIELD(struct sp_dev, SPARKPERF_A_DEV_NUMA_NODE, F_S32, numa_node),
-	FIELD_HAS(struct sp_dev, SPARKPERF_A_DEV_PARENT, F_STR, parent, has_parent),
-};
-
-static const struct field event_fields[] = {
-	FIELD_HAS(struct sp_dev_event, SPARKPERF_A_DEV_EVENT_PORT, F_U32, port, has_port),
-};
-
-static const struct field info_fields[] = {
-	FIELD_REQ(struct sp_info, SPARKPERF_A_INFO_VERSION, F_STR, version),
-	FIELD(struct sp_info, SPARKPERF_A_INFO_KERNEL, F_STR, kernel),
-	FIELD_HAS(struct sp_info, SPARKPERF_A_INFO_DEVICES, F_U32, devices, has_devices),
-};
-
 static int get_gid(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_GID_MAX + 1];
@@ -101,45 +65,65 @@ static int get_gid(struct nlattr *attr, void *dst, const char **why)
 	return 0;
 }
 
+#define PT(a, k, m) FIELD(struct sp_port, SPARKPERF_A_PORT_##a, k, m)
+static const struct field port_fields[] = {
+	FIELD_REQ(struct sp_port, SPARKPERF_A_PORT_NUM, F_U32, num),
+	PT(STATE, F_U8, state),
+	PT(PHYS_STATE, F_U8, phys_state),
+	PT(LINK_LAYER, F_U8, link_layer),
+	PT(ACTIVE_MTU, F_U32, active_mtu),
+	PT(MAX_MTU, F_U32, max_mtu),
+	PT(ACTIVE_SPEED, F_U8, active_speed),
+	PT(ACTIVE_WIDTH, F_U8, active_width),
+	PT(RATE, F_U32, rate_mbps),
+	PT(NETDEV_IFINDEX, F_U32, netdev_ifindex),
+	PT(NETDEV_NAME, F_STR, netdev_name),
+	PT(NETDEV_MTU, F_U32, netdev_mtu),
+	PT(NETDEV_OPERSTATE, F_U8, netdev_operstate),
+	FIELD_ARRAY(struct sp_port, SPARKPERF_A_PORT_GIDS, SPARKPERF_A_PORT_GID, get_gid, gids,
+		    n_gids),
+};
+#undef PT
+
 static int get_port(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_PORT_MAX + 1];
 	struct sp_port *p = dst;
-	void *gids = NULL;
-	int ret;
 
 	if (nla_parse_nested(tb, SPARKPERF_A_PORT_MAX, attr, NULL) < 0)
 		return sp_nl_bad(why, "SPARKPERF_A_DEV_PORT");
-	ret = sp_nl_get_fields(tb, port_fields, ARRAY_SIZE(port_fields), p, why);
-	if (ret)
-		return ret;
 	p->has_netdev = tb[SPARKPERF_A_PORT_NETDEV_IFINDEX] || tb[SPARKPERF_A_PORT_NETDEV_NAME];
-	if (!tb[SPARKPERF_A_PORT_GIDS])
-		return 0;
-	ret = sp_nl_get_array(tb[SPARKPERF_A_PORT_GIDS], SPARKPERF_A_PORT_GID, sizeof(*p->gids),
-			      get_gid, &gids, &p->n_gids, why);
-	p->gids = gids;
-	return ret;
+	return sp_nl_get_fields(tb, port_fields, ARRAY_SIZE(port_fields), p, why);
 }
+
+static const struct field dev_fields[] = {
+	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_INDEX, F_U32, index),
+	FIELD_REQ(struct sp_dev, SPARKPERF_A_DEV_NAME, F_STR, name),
+	FIELD(struct sp_dev, SPARKPERF_A_DEV_NODE_GUID, F_U64, node_guid),
+	FIELD(struct sp_dev, SPARKPERF_A_DEV_NUMA_NODE, F_S32, numa_node),
+	FIELD_HAS(struct sp_dev, SPARKPERF_A_DEV_PARENT, F_STR, parent, has_parent),
+	FIELD_ARRAY(struct sp_dev, SPARKPERF_A_DEV_PORTS, SPARKPERF_A_DEV_PORT, get_port, ports,
+		    n_ports),
+};
+
+static const struct field event_fields[] = {
+	FIELD_HAS(struct sp_dev_event, SPARKPERF_A_DEV_EVENT_PORT, F_U32, port, has_port),
+};
+
+static const struct field info_fields[] = {
+	FIELD_REQ(struct sp_info, SPARKPERF_A_INFO_VERSION, F_STR, version),
+	FIELD(struct sp_info, SPARKPERF_A_INFO_KERNEL, F_STR, kernel),
+	FIELD_HAS(struct sp_info, SPARKPERF_A_INFO_DEVICES, F_U32, devices, has_devices),
+};
 
 int sp_nl_parse_dev(struct nlmsghdr *nlh, struct sp_dev *dev, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_DEV_MAX + 1];
-	void *ports = NULL;
-	int ret;
 
 	memset(dev, 0, sizeof(*dev));
 	dev->numa_node = -1;
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_DEV_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, dev_fields, ARRAY_SIZE(dev_fields), dev, why);
-	if (ret || !tb[SPARKPERF_A_DEV_PORTS])
-		return ret;
-	/* counted as read, so that sp_dev_free() frees a port's GIDs */
-	ret = sp_nl_get_array(tb[SPARKPERF_A_DEV_PORTS], SPARKPERF_A_DEV_PORT, sizeof(*dev->ports),
-			      get_port, &ports, &dev->n_ports, why);
-	dev->ports = ports;
-	return ret;
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_DEV_MAX, dev_fields, ARRAY_SIZE(dev_fields),
+				  dev, why);
 }
 
 int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char **why)
@@ -165,9 +149,8 @@ int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char 
 	ret = sp_nl_parse_dev(nlh, &ev->dev, why);
 	if (ret)
 		return ret;
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_DEV_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, event_fields, ARRAY_SIZE(event_fields), ev, why);
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_DEV_MAX, event_fields,
+				 ARRAY_SIZE(event_fields), ev, why);
 }
 
 int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **why)
@@ -175,9 +158,8 @@ int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **wh
 	struct nlattr *tb[SPARKPERF_A_INFO_MAX + 1];
 
 	memset(info, 0, sizeof(*info));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_INFO_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, info_fields, ARRAY_SIZE(info_fields), info, why);
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_INFO_MAX, info_fields,
+				 ARRAY_SIZE(info_fields), info, why);
 }
 
 /* ---- transactions ------------------------------------------------------ */

@@ -148,6 +148,43 @@ int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr)
 
 /* ---- tables ------------------------------------------------------------ */
 
+static size_t count_nested(struct nlattr *nest, int type)
+{
+	struct nlattr *pos;
+	size_t n = 0;
+	int rem;
+
+	nla_for_each_nested(pos, nest, rem)
+		if (nla_type(pos) == type)
+			n++;
+	return n;
+}
+
+/* An F_ARRAY: the entries of nest into base's array; see struct field. */
+static int get_array(struct nlattr *nest, const struct field *f, char *base, const char **why)
+{
+	size_t count = count_nested(nest, f->entry), *n = (size_t *)(base + f->count);
+	struct nlattr *pos;
+	char *arr;
+	int rem, ret;
+
+	if (!count)
+		return 0;
+	arr = calloc(count, f->size);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(base + f->off, &arr, sizeof(arr));
+	nla_for_each_nested(pos, nest, rem) {
+		if (nla_type(pos) != f->entry)
+			continue;
+		ret = f->get(pos, arr + *n * f->size, why);
+		(*n)++;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int get_field(const struct nlattr *a, const struct field *f, void *p)
 {
 	switch (f->kind) {
@@ -160,6 +197,8 @@ static int get_field(const struct nlattr *a, const struct field *f, void *p)
 		return sp_nl_get_str(a, p, f->size);
 	case F_STR_CUT:
 		return sp_nl_get_str_cut(a, p, f->size);
+	case F_ARRAY:
+		return -EINVAL;		/* read by get_array() */
 	default:
 		return get_int(a, p, int_size[f->kind]);
 	}
@@ -169,6 +208,7 @@ int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *
 		     const char **why)
 {
 	char *base = dst;
+	int ret;
 
 	for (; n; n--, f++) {
 		struct nlattr *a = tb[f->type];
@@ -178,12 +218,26 @@ int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *
 				return sp_nl_bad(why, f->name);
 			continue;
 		}
+		if (f->kind == F_ARRAY) {
+			ret = get_array(a, f, base, why);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (get_field(a, f, base + f->off))
 			return sp_nl_bad(why, f->name);
 		if (f->has)
 			*(bool *)(base + f->has - 1) = true;
 	}
 	return 0;
+}
+
+int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
+		       const struct field *f, size_t n, void *dst, const char **why)
+{
+	if (genlmsg_parse(nlh, 0, tb, maxtype, NULL) < 0)
+		return sp_nl_bad(why, "truncated message");
+	return sp_nl_get_fields(tb, f, n, dst, why);
 }
 
 static int put_field(struct nl_msg *m, const struct field *f, const void *p)
@@ -198,6 +252,8 @@ static int put_field(struct nl_msg *m, const struct field *f, const void *p)
 	case F_STR:
 	case F_STR_CUT:
 		return nla_put_string(m, f->type, p);
+	case F_ARRAY:
+		return -EINVAL;
 	default:
 		return nla_put(m, f->type, (int)int_size[f->kind], p);
 	}
@@ -212,44 +268,6 @@ int sp_nl_put_fields(struct nl_msg *m, const struct field *f, size_t n, const vo
 			continue;
 		if (put_field(m, f, base + f->off) < 0)
 			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* ---- nested lists ------------------------------------------------------ */
-
-static size_t count_nested(struct nlattr *nest, int type)
-{
-	struct nlattr *pos;
-	size_t n = 0;
-	int rem;
-
-	nla_for_each_nested(pos, nest, rem)
-		if (nla_type(pos) == type)
-			n++;
-	return n;
-}
-
-int sp_nl_get_array(struct nlattr *nest, int type, size_t size, sp_nl_get_fn get,
-		    void **arr, size_t *n, const char **why)
-{
-	size_t count = count_nested(nest, type);
-	struct nlattr *pos;
-	int rem, ret;
-
-	*arr = NULL;
-	if (!count)
-		return 0;
-	*arr = calloc(count, size);
-	if (!*arr)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != type)
-			continue;
-		ret = get(pos, (char *)*arr + *n * size, why);
-		(*n)++;
-		if (ret)
-			return ret;
 	}
 	return 0;
 }

@@ -29,7 +29,11 @@ enum field_kind {
 	F_ADDR,					/* struct sp_addr, IPv4 or IPv6 */
 	F_STR,					/* NUL-terminated, must fit in size */
 	F_STR_CUT,				/* NUL-terminated, cut to fit in size */
+	F_ARRAY,				/* nested entries, in replies only */
 };
+
+/* Reads one nested attribute a into dst: 0, -EBADMSG (with *why) or -errno. */
+typedef int (*sp_nl_get_fn)(struct nlattr *a, void *dst, const char **why);
 
 struct field {
 	const char *name;	/* the attribute's name, for a malformed reply */
@@ -37,25 +41,41 @@ struct field {
 	enum field_kind kind;
 	bool required;		/* in a reply */
 	size_t off;		/* of the value in the struct */
-	size_t size;		/* of the member: a string's buffer, NUL included */
+	size_t size;		/* of the member (a string's buffer), or of an entry */
 	size_t has;		/* 1 + offset of the bool saying it is set; 0: none */
+	/*
+	 * F_ARRAY: the entries of type entry, each read by get() into a new
+	 * array (the pointer at off) and counted in the size_t at count as
+	 * read, so that the struct's release frees a partly read one.
+	 */
+	int entry;
+	sp_nl_get_fn get;
+	size_t count;
 };
 
 #define FIELD_SIZE(st, m) sizeof(((st *)0)->m)
-#define FIELD(st, attr, kind, m) \
-	{ #attr, attr, kind, false, offsetof(st, m), FIELD_SIZE(st, m), 0 }
-#define FIELD_REQ(st, attr, kind, m) \
-	{ #attr, attr, kind, true, offsetof(st, m), FIELD_SIZE(st, m), 0 }
-#define FIELD_HAS(st, attr, kind, m, h) \
-	{ #attr, attr, kind, false, offsetof(st, m), FIELD_SIZE(st, m), offsetof(st, h) + 1 }
+#define FIELD(st, attr, k, m) \
+	{ .name = #attr, .type = attr, .kind = k, .off = offsetof(st, m), \
+	  .size = FIELD_SIZE(st, m) }
+#define FIELD_REQ(st, attr, k, m) \
+	{ .name = #attr, .type = attr, .kind = k, .required = true, .off = offsetof(st, m), \
+	  .size = FIELD_SIZE(st, m) }
+#define FIELD_HAS(st, attr, k, m, h) \
+	{ .name = #attr, .type = attr, .kind = k, .off = offsetof(st, m), \
+	  .size = FIELD_SIZE(st, m), .has = offsetof(st, h) + 1 }
+#define FIELD_ARRAY(st, attr, entry_type, get_fn, m, n) \
+	{ .name = #attr, .type = attr, .kind = F_ARRAY, .off = offsetof(st, m), \
+	  .size = FIELD_SIZE(st, m[0]), .entry = entry_type, .get = get_fn, \
+	  .count = offsetof(st, n) }
 
-/*
- * What every session-like object (lat, bw, trace) reports first: its id and
- * state (required), its error and the error's message.
- */
-#define FIELDS_STATUS(st, prefix) \
+/* What every session-like object (lat, bw, trace) is told by: its id and state. */
+#define FIELDS_ID_STATE(st, prefix) \
 	FIELD_REQ(st, prefix##_ID, F_U32, id), \
-	FIELD_REQ(st, prefix##_STATE, F_U8, state), \
+	FIELD_REQ(st, prefix##_STATE, F_U8, state)
+
+/* What it reports first: its id, its state, its error and the error's message. */
+#define FIELDS_STATUS(st, prefix) \
+	FIELDS_ID_STATE(st, prefix), \
 	FIELD_HAS(st, prefix##_ERROR, F_S32, error, has_error), \
 	FIELD_HAS(st, prefix##_ERROR_MSG, F_STR_CUT, error_msg, has_error_msg)
 
@@ -76,6 +96,9 @@ int sp_nl_bad(const char **why, const char *reason);
 /* The attributes of table f that tb holds, into dst; -EBADMSG names the first bad one. */
 int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *dst,
 		     const char **why);
+/* A generic netlink message's attributes into tb (maxtype + 1), then table f's into dst. */
+int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
+		       const struct field *f, size_t n, void *dst, const char **why);
 /* The attributes of table f whose has_* src sets (all others), into m; -ENOMEM. */
 int sp_nl_put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src);
 /* A u32 attribute; -EBADMSG for another length. */
@@ -86,16 +109,6 @@ int sp_nl_get_str(const struct nlattr *a, char *buf, size_t size);
 int sp_nl_get_str_cut(const struct nlattr *a, char *buf, size_t size);
 /* An IPv4 or IPv6 address attribute; -EBADMSG for another length. */
 int sp_nl_get_addr(const struct nlattr *a, struct sp_addr *addr);
-
-/* Reads one nested attribute a into dst: 0, -EBADMSG (with *why) or -errno. */
-typedef int (*sp_nl_get_fn)(struct nlattr *a, void *dst, const char **why);
-/*
- * The attributes of type type in nest, each read by get() into a new array
- * (*arr, of elements of size bytes; NULL when there are none) and counted in
- * *n before it is read, so that the caller's release frees a partly read one.
- */
-int sp_nl_get_array(struct nlattr *nest, int type, size_t size, sp_nl_get_fn get,
-		    void **arr, size_t *n, const char **why);
 
 /* The tool's own failure: nl->err is error, with msg. */
 void sp_nl_set_err(struct sp_nl *nl, int error, const char *msg);

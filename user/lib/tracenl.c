@@ -160,6 +160,14 @@ int sp_nl_trace_samples_msg(int family, uint32_t id, bool has_cursor, uint64_t c
 
 /* ---- reply parsers ---------------------------------------------------- */
 
+/* A counter name (SPARKPERF_A_STREAM_NAME): at most SP_COUNTER_NAME_MAX - 1 bytes. */
+static int get_counter_name(struct nlattr *a, void *name, const char **why)
+{
+	if (sp_nl_get_str(a, name, SP_COUNTER_NAME_MAX))
+		return sp_nl_bad(why, "SPARKPERF_A_STREAM_NAME");
+	return 0;
+}
+
 #define ST(a, k, m) FIELD(struct sp_stream, SPARKPERF_A_STREAM_##a, k, m)
 static const struct field stream_fields[] = {
 	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_INDEX, F_U32, index),
@@ -178,24 +186,10 @@ static const struct field stream_fields[] = {
 	ST(LATE_NS_MAX, F_U64, late_ns_max),
 	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_TS_NS, F_U64, ts_ns, has_ts),
 	ST(READ_NS, F_U32, read_ns),
+	FIELD_ARRAY(struct sp_stream, SPARKPERF_A_STREAM_NAMES, SPARKPERF_A_STREAM_NAME,
+		    get_counter_name, names, n_names),
 };
 #undef ST
-
-#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
-static const struct field trace_fields[] = {
-	FIELDS_STATUS(struct sp_trace, SPARKPERF_A_TRACE),
-	TR(START_NS, F_U64, start_ns),
-	TR(ELAPSED_NS, F_U64, elapsed_ns),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
-		  has_duration),
-	TR(BUFFER_BYTES, F_U32, buffer_bytes),
-	TR(BATCH_MS, F_U32, batch_ms),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
-	TR(SLOTS, F_U32, slots),
-	TR(SEQ_NEXT, F_U64, seq_next),
-	TR(SEQ_OLDEST, F_U64, seq_oldest),
-};
-#undef TR
 
 #define SA(a, k, m) FIELD_REQ(struct sp_trace_sample, SPARKPERF_A_SAMPLE_##a, k, m)
 static const struct field sample_fields[] = {
@@ -216,37 +210,18 @@ static const struct field id_fields[] = {
 	FIELD_REQ(struct trace_id, SPARKPERF_A_TRACE_ID, F_U32, id),
 };
 
-static const struct field samples_fields[] = {
-	FIELD_REQ(struct sp_trace_samples, SPARKPERF_A_TRACE_ID, F_U32, id),
-	FIELD(struct sp_trace_samples, SPARKPERF_A_TRACE_LOST, F_U64, lost),
-};
-
-/* A counter name (SPARKPERF_A_STREAM_NAME): at most SP_COUNTER_NAME_MAX - 1 bytes. */
-static int get_counter_name(struct nlattr *a, void *name, const char **why)
-{
-	if (sp_nl_get_str(a, name, SP_COUNTER_NAME_MAX))
-		return sp_nl_bad(why, "SPARKPERF_A_STREAM_NAME");
-	return 0;
-}
 
 /* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
 static int get_stream(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *v;
 	struct sp_stream *st = dst;
-	void *names = NULL;
 	int len, ret;
 
 	memset(st, 0, sizeof(*st));
 	if (nla_parse_nested(tb, SPARKPERF_A_STREAM_MAX, attr, NULL) < 0)
 		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
 	ret = sp_nl_get_fields(tb, stream_fields, ARRAY_SIZE(stream_fields), st, why);
-	if (!ret && tb[SPARKPERF_A_STREAM_NAMES]) {
-		ret = sp_nl_get_array(tb[SPARKPERF_A_STREAM_NAMES], SPARKPERF_A_STREAM_NAME,
-				      sizeof(*st->names), get_counter_name, &names, &st->n_names,
-				      why);
-		st->names = names;
-	}
 	v = tb[SPARKPERF_A_STREAM_VALUES];
 	if (ret || !v)
 		return ret;
@@ -263,6 +238,25 @@ static int get_stream(struct nlattr *attr, void *dst, const char **why)
 	return 0;
 }
 
+#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
+static const struct field trace_fields[] = {
+	FIELDS_STATUS(struct sp_trace, SPARKPERF_A_TRACE),
+	TR(START_NS, F_U64, start_ns),
+	TR(ELAPSED_NS, F_U64, elapsed_ns),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
+		  has_duration),
+	TR(BUFFER_BYTES, F_U32, buffer_bytes),
+	TR(BATCH_MS, F_U32, batch_ms),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
+	TR(SLOTS, F_U32, slots),
+	TR(SEQ_NEXT, F_U64, seq_next),
+	TR(SEQ_OLDEST, F_U64, seq_oldest),
+	/* counted as read, so that sp_trace_free() frees a stream's names */
+	FIELD_ARRAY(struct sp_trace, SPARKPERF_A_TRACE_STREAMS, SPARKPERF_A_TRACE_STREAM,
+		    get_stream, streams, n_streams),
+};
+#undef TR
+
 int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
@@ -278,20 +272,10 @@ int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char 
 int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-	void *streams = NULL;
-	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, trace_fields, ARRAY_SIZE(trace_fields), t, why);
-	if (ret || !tb[SPARKPERF_A_TRACE_STREAMS])
-		return ret;
-	/* counted as read, so that sp_trace_free() frees a stream's names */
-	ret = sp_nl_get_array(tb[SPARKPERF_A_TRACE_STREAMS], SPARKPERF_A_TRACE_STREAM,
-			      sizeof(*t->streams), get_stream, &streams, &t->n_streams, why);
-	t->streams = streams;
-	return ret;
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, trace_fields,
+				  ARRAY_SIZE(trace_fields), t, why);
 }
 
 int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
@@ -302,9 +286,8 @@ int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream
 	int rem, ret;
 
 	memset(st, 0, sizeof(*st));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, id_fields, ARRAY_SIZE(id_fields), &tid, why);
+	ret = sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, id_fields,
+				ARRAY_SIZE(id_fields), &tid, why);
 	if (ret)
 		return ret;
 	*id = tid.id;
@@ -337,23 +320,21 @@ static int get_sample(struct nlattr *attr, void *dst, const char **why)
 	return 0;
 }
 
+static const struct field samples_fields[] = {
+	FIELD_REQ(struct sp_trace_samples, SPARKPERF_A_TRACE_ID, F_U32, id),
+	FIELD(struct sp_trace_samples, SPARKPERF_A_TRACE_LOST, F_U64, lost),
+	FIELD_ARRAY(struct sp_trace_samples, SPARKPERF_A_TRACE_SAMPLES, SPARKPERF_A_TRACE_SAMPLE,
+		    get_sample, s, n),
+};
+
 int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
 			      const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-	void *samples = NULL;
-	int ret;
 
 	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, samples_fields, ARRAY_SIZE(samples_fields), s, why);
-	if (ret || !tb[SPARKPERF_A_TRACE_SAMPLES])
-		return ret;
-	ret = sp_nl_get_array(tb[SPARKPERF_A_TRACE_SAMPLES], SPARKPERF_A_TRACE_SAMPLE,
-			      sizeof(*s->s), get_sample, &samples, &s->n, why);
-	s->s = samples;
-	return ret;
+	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, samples_fields,
+				  ARRAY_SIZE(samples_fields), s, why);
 }
 
 /* ---- the socket ------------------------------------------------------- */

@@ -60,6 +60,45 @@ static const struct field bw_config_fields[] = {
 };
 #undef BC
 
+#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
+static const struct field interval_fields[] = {
+	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
+	IV(COUNT, F_U64, count),
+	IV(P50_NS, F_U64, p50_ns),
+	IV(P99_NS, F_U64, p99_ns),
+	IV(MAX_NS, F_U64, max_ns),
+	IV(BYTES, F_U64, bytes),
+};
+#undef IV
+
+/* One interval, the nested attribute attr (named name). */
+static int get_interval(struct nlattr *attr, const char *name, void *iv, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
+
+	memset(iv, 0, sizeof(struct sp_interval));
+	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
+		return sp_nl_bad(why, name);
+	return sp_nl_get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
+}
+
+/* One entry of a GET's list of intervals. */
+static int get_interval_entry(struct nlattr *attr, void *iv, const char **why)
+{
+	return get_interval(attr, "SPARKPERF_A_LAT_INTERVALS_ENTRY", iv, why);
+}
+
+/* The intervals of a GET, read after its results and configuration. */
+static const struct field lat_intervals[] = {
+	FIELD_ARRAY(struct sp_lat, SPARKPERF_A_LAT_INTERVALS, SPARKPERF_A_LAT_INTERVALS_ENTRY,
+		    get_interval_entry, intervals, n_intervals),
+};
+
+static const struct field bw_intervals[] = {
+	FIELD_ARRAY(struct sp_bw, SPARKPERF_A_BW_INTERVALS, SPARKPERF_A_LAT_INTERVALS_ENTRY,
+		    get_interval_entry, intervals, n_intervals),
+};
+
 #define LR(a, k, m) FIELD(struct sp_lat, SPARKPERF_A_LAT_##a, k, m)
 static const struct field lat_fields[] = {
 	FIELDS_STATUS(struct sp_lat, SPARKPERF_A_LAT),
@@ -99,29 +138,16 @@ static const struct field bw_fields[] = {
 #undef BR
 
 static const struct field lat_progress_fields[] = {
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_STATE, F_U8, state),
+	FIELDS_ID_STATE(struct sp_lat_progress, SPARKPERF_A_LAT),
 	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_COUNT, F_U64, count),
 	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_WARMUP_DONE, F_U64, warmup_done),
 };
 
 static const struct field bw_progress_fields[] = {
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_STATE, F_U8, state),
+	FIELDS_ID_STATE(struct sp_bw_progress, SPARKPERF_A_BW),
 	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_TX_BYTES, F_U64, tx_bytes),
 	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_RX_BYTES, F_U64, rx_bytes),
 };
-
-#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
-static const struct field interval_fields[] = {
-	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
-	IV(COUNT, F_U64, count),
-	IV(P50_NS, F_U64, p50_ns),
-	IV(P99_NS, F_U64, p99_ns),
-	IV(MAX_NS, F_U64, max_ns),
-	IV(BYTES, F_U64, bytes),
-};
-#undef IV
 
 static const struct field samples_fields[] = {
 	FIELD_REQ(struct sp_lat_samples, SPARKPERF_A_LAT_ID, F_U32, id),
@@ -143,10 +169,9 @@ struct kind {
 	int maxtype;
 	int id_attr;
 	const char *id_name;
-	int intervals_attr;		/* the list of intervals of a GET */
 	int interval_attr;		/* the interval of a PROGRESS */
 	const char *interval_name;
-	const struct field *config, *fields, *progress;
+	const struct field *config, *fields, *progress, *intervals;
 	size_t n_config, n_fields, n_progress;
 };
 
@@ -154,8 +179,8 @@ struct kind {
 #define KIND(T, t) { \
 	KIND_##T, SPARKPERF_CMD_##T##_RUN, SPARKPERF_CMD_##T##_STOP, SPARKPERF_CMD_##T##_GET, \
 	SPARKPERF_CMD_##T##_PROGRESS, SPARKPERF_A_##T##_MAX, SPARKPERF_A_##T##_ID, \
-	"SPARKPERF_A_" #T "_ID", SPARKPERF_A_##T##_INTERVALS, SPARKPERF_A_##T##_INTERVAL, \
-	"SPARKPERF_A_" #T "_INTERVAL", t##_config_fields, t##_fields, t##_progress_fields, \
+	"SPARKPERF_A_" #T "_ID", SPARKPERF_A_##T##_INTERVAL, "SPARKPERF_A_" #T "_INTERVAL", \
+	t##_config_fields, t##_fields, t##_progress_fields, t##_intervals, \
 	ARRAY_SIZE(t##_config_fields), ARRAY_SIZE(t##_fields), ARRAY_SIZE(t##_progress_fields), \
 }
 
@@ -259,9 +284,7 @@ static int parse_id(const struct kind *k, struct nlmsghdr *nlh, uint32_t *id, co
 	};
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
 
-	if (genlmsg_parse(nlh, 0, tb, SESSION_ATTR_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, &f, 1, id, why);
+	return sp_nl_parse_fields(nlh, tb, SESSION_ATTR_MAX, &f, 1, id, why);
 }
 
 int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
@@ -274,55 +297,31 @@ int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
 	return parse_id(&bw_kind, nlh, id, why);
 }
 
-/* One interval, the nested attribute attr (named name). */
-static int get_interval(struct nlattr *attr, const char *name, void *iv, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
-
-	memset(iv, 0, sizeof(struct sp_interval));
-	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, name);
-	return sp_nl_get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
-}
-
-/* One entry of a GET's list of intervals. */
-static int get_interval_entry(struct nlattr *attr, void *iv, const char **why)
-{
-	return get_interval(attr, "SPARKPERF_A_LAT_INTERVALS_ENTRY", iv, why);
-}
-
 /* A GET: its results into dst, its configuration into cfg, its intervals. */
 static int parse_session(const struct kind *k, struct nlmsghdr *nlh, void *dst, void *cfg,
-			 struct sp_interval **ivs, size_t *n, const char **why)
+			 const char **why)
 {
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
-	void *arr = NULL;
 	int ret;
 
-	if (genlmsg_parse(nlh, 0, tb, k->maxtype, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, k->fields, k->n_fields, dst, why);
+	ret = sp_nl_parse_fields(nlh, tb, k->maxtype, k->fields, k->n_fields, dst, why);
 	if (!ret)
 		ret = sp_nl_get_fields(tb, k->config, k->n_config, cfg, why);
-	if (ret || !tb[k->intervals_attr])
-		return ret;
-	ret = sp_nl_get_array(tb[k->intervals_attr], SPARKPERF_A_LAT_INTERVALS_ENTRY,
-			      sizeof(**ivs), get_interval_entry, &arr, n, why);
-	*ivs = arr;
+	if (!ret)
+		ret = sp_nl_get_fields(tb, k->intervals, 1, dst, why);
 	return ret;
 }
 
 int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
 {
 	memset(lat, 0, sizeof(*lat));
-	return parse_session(&lat_kind, nlh, lat, &lat->cfg, &lat->intervals, &lat->n_intervals,
-			     why);
+	return parse_session(&lat_kind, nlh, lat, &lat->cfg, why);
 }
 
 int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why)
 {
 	memset(bw, 0, sizeof(*bw));
-	return parse_session(&bw_kind, nlh, bw, &bw->cfg, &bw->intervals, &bw->n_intervals, why);
+	return parse_session(&bw_kind, nlh, bw, &bw->cfg, why);
 }
 
 /* A PROGRESS: its fields into dst and, when it carries one, its interval. */
@@ -338,9 +337,7 @@ static int parse_progress(const struct kind *k, struct nlmsghdr *nlh, void *dst,
 	ghdr = nlmsg_data(nlh);
 	if (ghdr->cmd != k->progress_cmd)
 		return -EOPNOTSUPP;
-	if (genlmsg_parse(nlh, 0, tb, k->maxtype, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, k->progress, k->n_progress, dst, why);
+	ret = sp_nl_parse_fields(nlh, tb, k->maxtype, k->progress, k->n_progress, dst, why);
 	if (ret || !tb[k->interval_attr])
 		return ret;
 	*has_ivl = true;
@@ -367,9 +364,8 @@ int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
 	int len, ret;
 
 	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, samples_fields, ARRAY_SIZE(samples_fields), s, why);
+	ret = sp_nl_parse_fields(nlh, tb, SPARKPERF_A_LAT_MAX, samples_fields,
+				ARRAY_SIZE(samples_fields), s, why);
 	if (ret)
 		return ret;
 	data = tb[SPARKPERF_A_SAMPLES_DATA];
@@ -613,40 +609,38 @@ static int progress_one(struct nlmsghdr *nlh, void *arg)
 	return (c->k->type == KIND_LAT ? c->lat_fn(&p.lat, c->arg) : c->bw_fn(&p.bw, c->arg)) != 0;
 }
 
-/* buf NULL: every pending datagram of the group; else the one of len bytes. */
-static int progress_read(struct sp_nl *nl, const struct progress_ctx *c, void *buf, size_t len)
+/*
+ * Kind k's progress, to lat_fn or bw_fn: buf NULL, every pending datagram
+ * of the group; else the one of len bytes.
+ */
+static int progress_read(struct sp_nl *nl, const struct kind *k, sp_nl_lat_progress_fn lat_fn,
+			 sp_nl_bw_progress_fn bw_fn, void *arg, void *buf, size_t len)
 {
+	struct progress_ctx c = { .k = k, .lat_fn = lat_fn, .bw_fn = bw_fn, .arg = arg };
+
 	if (!buf)
-		return sp_nl_mcast_recv(nl, nl->pr_sk, progress_one, (void *)c, &nl->bad_progress);
-	return sp_nl_mcast_feed(nl, buf, len, progress_one, (void *)c, &nl->bad_progress);
+		return sp_nl_mcast_recv(nl, nl->pr_sk, progress_one, &c, &nl->bad_progress);
+	return sp_nl_mcast_feed(nl, buf, len, progress_one, &c, &nl->bad_progress);
 }
 
 int sp_nl_lat_progress_recv(struct sp_nl *nl, sp_nl_lat_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &lat_kind, .lat_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, NULL, 0);
+	return progress_read(nl, &lat_kind, fn, NULL, arg, NULL, 0);
 }
 
 int sp_nl_lat_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			    sp_nl_lat_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &lat_kind, .lat_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, buf, len);
+	return progress_read(nl, &lat_kind, fn, NULL, arg, buf, len);
 }
 
 int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &bw_kind, .bw_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, NULL, 0);
+	return progress_read(nl, &bw_kind, NULL, fn, arg, NULL, 0);
 }
 
 int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			   sp_nl_bw_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &bw_kind, .bw_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, buf, len);
+	return progress_read(nl, &bw_kind, NULL, fn, arg, buf, len);
 }
