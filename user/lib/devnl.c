@@ -116,6 +116,9 @@ static const struct field info_fields[] = {
 	FIELD_HAS(struct sp_info, SPARKPERF_A_INFO_DEVICES, F_U32, devices, has_devices),
 };
 
+static const struct sp_nl_reply info_reply =
+	SP_NL_REPLY(struct sp_info, SPARKPERF_A_INFO_MAX, info_fields);
+
 int sp_nl_parse_dev(struct nlmsghdr *nlh, struct sp_dev *dev, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_DEV_MAX + 1];
@@ -155,26 +158,17 @@ int sp_nl_parse_event(struct nlmsghdr *nlh, struct sp_dev_event *ev, const char 
 
 int sp_nl_parse_info(struct nlmsghdr *nlh, struct sp_info *info, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_INFO_MAX + 1];
-
-	memset(info, 0, sizeof(*info));
-	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_INFO_MAX, info_fields,
-				 ARRAY_SIZE(info_fields), info, why);
+	return sp_nl_parse_reply(nlh, &info_reply, info, why);
 }
 
 /* ---- transactions ------------------------------------------------------ */
-
-static int parse_info_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_info(nlh, dst, why);
-}
 
 int sp_nl_info_get(struct sp_nl *nl, struct sp_info *info)
 {
 	struct nl_msg *msg;
 	int ret = sp_nl_info_get_msg(nl->family, &msg);
 
-	return sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_INFO_GET, parse_info_cb, info);
+	return sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_INFO_GET, &info_reply, info);
 }
 
 static int dev_add(struct nlmsghdr *nlh, void *list, const char **why)

@@ -437,6 +437,7 @@ out:
 struct one_ctx {
 	struct sp_nl *nl;
 	sp_nl_parse_fn parse;
+	const struct sp_nl_reply *reply;	/* instead of parse() */
 	void *dst;
 	bool got;
 };
@@ -449,10 +450,26 @@ static int one_valid(struct nlmsghdr *nlh, void *arg)
 
 	if (c->got)
 		return 0;	/* a second reply: only the first counts */
-	ret = c->parse(nlh, c->dst, &why);
+	if (c->reply)
+		ret = sp_nl_parse_reply(nlh, c->reply, c->dst, &why);
+	else
+		ret = c->parse(nlh, c->dst, &why);
 	if (ret == -EBADMSG)
 		sp_nl_malformed(c->nl, ret, why);
 	c->got = !ret;
+	return ret;
+}
+
+static int transact_one(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			struct one_ctx *c)
+{
+	if (ret)
+		return ret;
+	ret = sp_nl_transact(nl, msg, reply_cmd, one_valid, c);
+	if (!ret && !c->got) {
+		set_local_err(nl, -EPROTO, "%s sent no reply", who(nl));
+		ret = -EPROTO;
+	}
 	return ret;
 }
 
@@ -466,14 +483,15 @@ int sp_nl_transact_parse(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t 
 {
 	struct one_ctx c = { .nl = nl, .parse = parse, .dst = dst };
 
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, reply_cmd, one_valid, &c);
-	if (!ret && !c.got) {
-		set_local_err(nl, -EPROTO, "%s sent no reply", who(nl));
-		ret = -EPROTO;
-	}
-	return ret;
+	return transact_one(nl, ret, msg, reply_cmd, &c);
+}
+
+int sp_nl_transact_reply(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			 const struct sp_nl_reply *r, void *dst)
+{
+	struct one_ctx c = { .nl = nl, .reply = r, .dst = dst };
+
+	return transact_one(nl, ret, msg, reply_cmd, &c);
 }
 
 /* Replies of reply_cmd, each read by each(). */

@@ -240,6 +240,20 @@ int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
 	return sp_nl_get_fields(tb, f, n, dst, why);
 }
 
+int sp_nl_parse_reply(struct nlmsghdr *nlh, const struct sp_nl_reply *r, void *dst,
+		      const char **why)
+{
+	struct nlattr **tb = calloc((size_t)r->maxtype + 1, sizeof(*tb));
+	int ret;
+
+	memset(dst, 0, r->size);
+	if (!tb)
+		return -ENOMEM;
+	ret = sp_nl_parse_fields(nlh, tb, r->maxtype, r->fields, r->n, dst, why);
+	free(tb);
+	return ret;
+}
+
 static int put_field(struct nl_msg *m, const struct field *f, const void *p)
 {
 	const struct sp_addr *a = p;

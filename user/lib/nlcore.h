@@ -99,6 +99,21 @@ int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *
 /* A generic netlink message's attributes into tb (maxtype + 1), then table f's into dst. */
 int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
 		       const struct field *f, size_t n, void *dst, const char **why);
+/*
+ * A reply that one table reads whole: its attributes up to maxtype, those of
+ * fields into a struct of size bytes, zeroed first.
+ */
+struct sp_nl_reply {
+	int maxtype;
+	const struct field *fields;
+	size_t n;
+	size_t size;
+};
+
+#define SP_NL_REPLY(st, max, f) { max, f, sizeof(f) / sizeof((f)[0]), sizeof(st) }
+
+int sp_nl_parse_reply(struct nlmsghdr *nlh, const struct sp_nl_reply *r, void *dst,
+		      const char **why);
 /* The attributes of table f whose has_* src sets (all others), into m; -ENOMEM. */
 int sp_nl_put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src);
 /* A u32 attribute; -EBADMSG for another length. */
@@ -122,6 +137,9 @@ int sp_nl_transact_ack(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t cm
 /* The same, answered by one reply of reply_cmd that parse() reads into dst. */
 int sp_nl_transact_parse(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
 			 sp_nl_parse_fn parse, void *dst);
+/* The same, a reply that r reads into dst. */
+int sp_nl_transact_reply(struct sp_nl *nl, int ret, struct nl_msg *msg, uint8_t reply_cmd,
+			 const struct sp_nl_reply *r, void *dst);
 /*
  * The same, answered by any number of replies of reply_cmd, each read by
  * each(nlh, arg, why), which may fail the request (the rest of the answer is

@@ -210,7 +210,6 @@ static const struct field id_fields[] = {
 	FIELD_REQ(struct trace_id, SPARKPERF_A_TRACE_ID, F_U32, id),
 };
 
-
 /* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
 static int get_stream(struct nlattr *attr, void *dst, const char **why)
 {
@@ -269,13 +268,12 @@ int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char 
 	return get_stream(tb[SPARKPERF_A_TRACE_STREAM], st, why);
 }
 
+static const struct sp_nl_reply trace_reply =
+	SP_NL_REPLY(struct sp_trace, SPARKPERF_A_TRACE_MAX, trace_fields);
+
 int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-
-	memset(t, 0, sizeof(*t));
-	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, trace_fields,
-				  ARRAY_SIZE(trace_fields), t, why);
+	return sp_nl_parse_reply(nlh, &trace_reply, t, why);
 }
 
 int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
@@ -327,14 +325,13 @@ static const struct field samples_fields[] = {
 		    get_sample, s, n),
 };
 
+static const struct sp_nl_reply samples_reply =
+	SP_NL_REPLY(struct sp_trace_samples, SPARKPERF_A_TRACE_MAX, samples_fields);
+
 int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
 			      const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-
-	memset(s, 0, sizeof(*s));
-	return sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, samples_fields,
-				  ARRAY_SIZE(samples_fields), s, why);
+	return sp_nl_parse_reply(nlh, &samples_reply, s, why);
 }
 
 /* ---- the socket ------------------------------------------------------- */
@@ -365,11 +362,6 @@ int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
 	return ret;
 }
 
-static int parse_trace_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_trace(nlh, dst, why);
-}
-
 int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struct sp_trace *t)
 {
 	struct nl_msg *msg;
@@ -377,7 +369,7 @@ int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struc
 
 	memset(t, 0, sizeof(*t));
 	ret = sp_nl_trace_start_msg(nl->family, cfg, &msg);
-	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_START, parse_trace_cb, t);
+	ret = sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_TRACE_START, &trace_reply, t);
 	if (ret)
 		sp_trace_free(t);
 	return ret;
@@ -398,7 +390,7 @@ int sp_nl_trace_get(struct sp_nl *nl, uint32_t id, struct sp_trace *t)
 
 	memset(t, 0, sizeof(*t));
 	ret = sp_nl_trace_get_msg(nl->family, true, id, &msg);
-	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, parse_trace_cb, t);
+	ret = sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, &trace_reply, t);
 	if (ret)
 		sp_trace_free(t);
 	return ret;
