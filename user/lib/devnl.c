@@ -54,9 +54,8 @@ static int get_gid(struct nlattr *attr, void *dst, const char **why)
 	struct sp_gid *gid = dst;
 	int ret;
 
-	if (nla_parse_nested(tb, SPARKPERF_A_GID_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_PORT_GID");
-	ret = sp_nl_get_fields(tb, gid_fields, ARRAY_SIZE(gid_fields), gid, why);
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_GID_MAX, "SPARKPERF_A_PORT_GID", gid_fields,
+				 ARRAY_SIZE(gid_fields), gid, why);
 	if (ret)
 		return ret;
 	if (!tb[SPARKPERF_A_GID_GID] || nla_len(tb[SPARKPERF_A_GID_GID]) != SP_GID_LEN)
@@ -89,11 +88,14 @@ static int get_port(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_PORT_MAX + 1];
 	struct sp_port *p = dst;
+	int ret;
 
-	if (nla_parse_nested(tb, SPARKPERF_A_PORT_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_DEV_PORT");
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_PORT_MAX, "SPARKPERF_A_DEV_PORT",
+				 port_fields, ARRAY_SIZE(port_fields), p, why);
+	if (ret)
+		return ret;
 	p->has_netdev = tb[SPARKPERF_A_PORT_NETDEV_IFINDEX] || tb[SPARKPERF_A_PORT_NETDEV_NAME];
-	return sp_nl_get_fields(tb, port_fields, ARRAY_SIZE(port_fields), p, why);
+	return 0;
 }
 
 static const struct field dev_fields[] = {

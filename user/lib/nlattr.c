@@ -240,6 +240,14 @@ int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
 	return sp_nl_get_fields(tb, f, n, dst, why);
 }
 
+int sp_nl_parse_nested(struct nlattr *attr, struct nlattr **tb, int maxtype, const char *name,
+		       const struct field *f, size_t n, void *dst, const char **why)
+{
+	if (nla_parse_nested(tb, maxtype, attr, NULL) < 0)
+		return sp_nl_bad(why, name);
+	return sp_nl_get_fields(tb, f, n, dst, why);
+}
+
 int sp_nl_parse_reply(struct nlmsghdr *nlh, const struct sp_nl_reply *r, void *dst,
 		      const char **why)
 {

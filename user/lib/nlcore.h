@@ -99,6 +99,9 @@ int sp_nl_get_fields(struct nlattr **tb, const struct field *f, size_t n, void *
 /* A generic netlink message's attributes into tb (maxtype + 1), then table f's into dst. */
 int sp_nl_parse_fields(struct nlmsghdr *nlh, struct nlattr **tb, int maxtype,
 		       const struct field *f, size_t n, void *dst, const char **why);
+/* The same for the nested attribute attr (named name when malformed). */
+int sp_nl_parse_nested(struct nlattr *attr, struct nlattr **tb, int maxtype, const char *name,
+		       const struct field *f, size_t n, void *dst, const char **why);
 /*
  * A reply that one table reads whole: its attributes up to maxtype, those of
  * fields into a struct of size bytes, zeroed first.

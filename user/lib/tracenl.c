@@ -210,30 +210,42 @@ static const struct field id_fields[] = {
 	FIELD_REQ(struct trace_id, SPARKPERF_A_TRACE_ID, F_U32, id),
 };
 
-/* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
+/* How many u64s a VALUES attribute v carries; -EBADMSG (named name) if not whole ones. */
+static int get_values(const struct nlattr *v, const char *name, size_t *n, const char **why)
+{
+	int len = v ? nla_len(v) : -1;
+
+	if (len < 0 || len % sizeof(uint64_t))
+		return sp_nl_bad(why, name);
+	*n = (size_t)len / sizeof(uint64_t);
+	return 0;
+}
+
+/*
+ * One SPARKPERF_A_TRACE_STREAM (attr) into st, zeroed by the caller; release
+ * st with sp_stream_free(). Its values, when it has any, match its names.
+ */
 static int get_stream(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *v;
 	struct sp_stream *st = dst;
-	int len, ret;
+	size_t n = 0;
+	int ret;
 
-	memset(st, 0, sizeof(*st));
-	if (nla_parse_nested(tb, SPARKPERF_A_STREAM_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
-	ret = sp_nl_get_fields(tb, stream_fields, ARRAY_SIZE(stream_fields), st, why);
-	v = tb[SPARKPERF_A_STREAM_VALUES];
-	if (ret || !v)
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_STREAM_MAX, "SPARKPERF_A_TRACE_STREAM",
+				 stream_fields, ARRAY_SIZE(stream_fields), st, why);
+	if (ret || !tb[SPARKPERF_A_STREAM_VALUES])
 		return ret;
-	len = nla_len(v);
-	if (len < 0 || len % sizeof(uint64_t) || (size_t)len / sizeof(uint64_t) != st->n_names)
+	v = tb[SPARKPERF_A_STREAM_VALUES];
+	if (get_values(v, "SPARKPERF_A_STREAM_VALUES", &n, why) || n != st->n_names)
 		return sp_nl_bad(why, "SPARKPERF_A_STREAM_VALUES");
-	st->n_values = (size_t)len / sizeof(uint64_t);
-	if (st->n_values) {
-		st->values = calloc(st->n_values, sizeof(*st->values));
+	if (n) {
+		st->values = calloc(n, sizeof(*st->values));
 		if (!st->values)
 			return -ENOMEM;
-		memcpy(st->values, nla_data(v), (size_t)len);
+		memcpy(st->values, nla_data(v), n * sizeof(*st->values));
 	}
+	st->n_values = n;
 	return 0;
 }
 
@@ -297,25 +309,21 @@ int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream
 	return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
 }
 
+/* One SPARKPERF_A_TRACE_SAMPLE into an entry that get_array() zeroed. */
 static int get_sample(struct nlattr *attr, void *dst, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1], *v;
+	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1];
 	struct sp_trace_sample *s = dst;
-	int ret, len;
+	int ret;
 
-	memset(s, 0, sizeof(*s));
-	if (nla_parse_nested(tb, SPARKPERF_A_SAMPLE_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_TRACE_SAMPLE");
-	ret = sp_nl_get_fields(tb, sample_fields, ARRAY_SIZE(sample_fields), s, why);
-	if (ret)
-		return ret;
-	v = tb[SPARKPERF_A_SAMPLE_VALUES];
-	len = v ? nla_len(v) : -1;
-	if (len < 0 || len % sizeof(uint64_t))
-		return sp_nl_bad(why, "SPARKPERF_A_SAMPLE_VALUES");
-	s->values = nla_data(v);
-	s->n = (size_t)len / sizeof(uint64_t);
-	return 0;
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_SAMPLE_MAX, "SPARKPERF_A_TRACE_SAMPLE",
+				 sample_fields, ARRAY_SIZE(sample_fields), s, why);
+	if (!ret)
+		ret = get_values(tb[SPARKPERF_A_SAMPLE_VALUES], "SPARKPERF_A_SAMPLE_VALUES", &s->n,
+				 why);
+	if (!ret)
+		s->values = nla_data(tb[SPARKPERF_A_SAMPLE_VALUES]);
+	return ret;
 }
 
 static const struct field samples_fields[] = {

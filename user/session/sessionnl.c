@@ -77,9 +77,8 @@ static int get_interval(struct nlattr *attr, const char *name, void *iv, const c
 	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
 
 	memset(iv, 0, sizeof(struct sp_interval));
-	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, name);
-	return sp_nl_get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
+	return sp_nl_parse_nested(attr, tb, SPARKPERF_A_INTERVAL_MAX, name, interval_fields,
+				  ARRAY_SIZE(interval_fields), iv, why);
 }
 
 /* One entry of a GET's list of intervals. */
