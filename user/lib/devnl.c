@@ -64,38 +64,32 @@ static int get_gid(struct nlattr *attr, void *dst, const char **why)
 	return 0;
 }
 
-#define PT(a, k, m) FIELD(struct sp_port, SPARKPERF_A_PORT_##a, k, m)
 static const struct field port_fields[] = {
 	FIELD_REQ(struct sp_port, SPARKPERF_A_PORT_NUM, F_U32, num),
-	PT(STATE, F_U8, state),
-	PT(PHYS_STATE, F_U8, phys_state),
-	PT(LINK_LAYER, F_U8, link_layer),
-	PT(ACTIVE_MTU, F_U32, active_mtu),
-	PT(MAX_MTU, F_U32, max_mtu),
-	PT(ACTIVE_SPEED, F_U8, active_speed),
-	PT(ACTIVE_WIDTH, F_U8, active_width),
-	PT(RATE, F_U32, rate_mbps),
-	PT(NETDEV_IFINDEX, F_U32, netdev_ifindex),
-	PT(NETDEV_NAME, F_STR, netdev_name),
-	PT(NETDEV_MTU, F_U32, netdev_mtu),
-	PT(NETDEV_OPERSTATE, F_U8, netdev_operstate),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_STATE, F_U8, state),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_PHYS_STATE, F_U8, phys_state),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_LINK_LAYER, F_U8, link_layer),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_ACTIVE_MTU, F_U32, active_mtu),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_MAX_MTU, F_U32, max_mtu),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_ACTIVE_SPEED, F_U8, active_speed),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_ACTIVE_WIDTH, F_U8, active_width),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_RATE, F_U32, rate_mbps),
+	/* either says that the port has a netdev */
+	FIELD_HAS(struct sp_port, SPARKPERF_A_PORT_NETDEV_IFINDEX, F_U32, netdev_ifindex,
+		  has_netdev),
+	FIELD_HAS(struct sp_port, SPARKPERF_A_PORT_NETDEV_NAME, F_STR, netdev_name, has_netdev),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_NETDEV_MTU, F_U32, netdev_mtu),
+	FIELD(struct sp_port, SPARKPERF_A_PORT_NETDEV_OPERSTATE, F_U8, netdev_operstate),
 	FIELD_ARRAY(struct sp_port, SPARKPERF_A_PORT_GIDS, SPARKPERF_A_PORT_GID, get_gid, gids,
 		    n_gids),
 };
-#undef PT
 
 static int get_port(struct nlattr *attr, void *dst, const char **why)
 {
 	struct nlattr *tb[SPARKPERF_A_PORT_MAX + 1];
-	struct sp_port *p = dst;
-	int ret;
 
-	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_PORT_MAX, "SPARKPERF_A_DEV_PORT",
-				 port_fields, ARRAY_SIZE(port_fields), p, why);
-	if (ret)
-		return ret;
-	p->has_netdev = tb[SPARKPERF_A_PORT_NETDEV_IFINDEX] || tb[SPARKPERF_A_PORT_NETDEV_NAME];
-	return 0;
+	return sp_nl_parse_nested(attr, tb, SPARKPERF_A_PORT_MAX, "SPARKPERF_A_DEV_PORT",
+				  port_fields, ARRAY_SIZE(port_fields), dst, why);
 }
 
 static const struct field dev_fields[] = {
@@ -173,21 +167,8 @@ int sp_nl_info_get(struct sp_nl *nl, struct sp_info *info)
 	return sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_INFO_GET, &info_reply, info);
 }
 
-static int dev_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_dev dev;
-	int ret = sp_nl_parse_dev(nlh, &dev, why);
-
-	if (!ret)
-		ret = sp_dev_list_add(list, &dev);
-	sp_dev_free(&dev);
-	return ret;
-}
-
-static void dev_reset(void *list)
-{
-	sp_dev_list_free(list);
-}
+SP_NL_LIST_FNS(dev, struct sp_dev, sp_nl_parse_dev, sp_dev_list_add, sp_dev_free,
+	       sp_dev_list_free)
 
 static int dev_dump_msg(int family, struct nl_msg **out)
 {
@@ -206,6 +187,6 @@ int sp_nl_dev_get(struct sp_nl *nl, const char *name, struct sp_dev_list *list)
 	ret = sp_nl_dev_get_msg(nl->family, name, &msg);
 	ret = sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_DEV_GET, dev_add, list, NULL);
 	if (ret)
-		sp_dev_list_free(list);
+		dev_reset(list);
 	return ret;
 }

@@ -159,6 +159,28 @@ int sp_nl_dump_list(struct sp_nl *nl, int (*build)(int family, struct nl_msg **o
 		    uint8_t reply_cmd, sp_nl_parse_fn add, void *list, void (*reset)(void *list),
 		    const char *what);
 
+/*
+ * The add() and reset() of a list of T for sp_nl_dump_list() and
+ * sp_nl_transact_each(): prefix_add() parses one reply into a T, appends it
+ * with add() (which takes it over) and releases what is left; prefix_reset()
+ * empties the list with list_free().
+ */
+#define SP_NL_LIST_FNS(prefix, T, parse, add, release, list_free) \
+	static int prefix##_add(struct nlmsghdr *nlh, void *list, const char **why) \
+	{ \
+		T item; \
+		int ret = parse(nlh, &item, why); \
+		\
+		if (!ret) \
+			ret = add(list, &item); \
+		release(&item); \
+		return ret; \
+	} \
+	static void prefix##_reset(void *list) \
+	{ \
+		list_free(list); \
+	}
+
 /* Joins the multicast group of the family on a new non-blocking socket, *out. */
 int sp_nl_mcast_open(struct sp_nl *nl, const char *group, struct nl_sock **out);
 /*

@@ -344,16 +344,8 @@ int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
 
 /* ---- the socket ------------------------------------------------------- */
 
-static int stream_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_stream st;
-	int ret = sp_nl_parse_counters(nlh, &st, why);
-
-	if (!ret)
-		ret = sp_stream_list_add(list, &st);
-	sp_stream_free(&st);
-	return ret;
-}
+SP_NL_LIST_FNS(stream, struct sp_stream, sp_nl_parse_counters, sp_stream_list_add,
+	       sp_stream_free, sp_stream_list_free)
 
 int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
 		       const char *const *globs, size_t n_globs, struct sp_stream_list *list)
@@ -366,7 +358,7 @@ int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
 	ret = sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_COUNTERS_GET, stream_add, list,
 				  NULL);
 	if (ret)
-		sp_stream_list_free(list);
+		stream_reset(list);
 	return ret;
 }
 
@@ -409,21 +401,8 @@ static int trace_dump_msg(int family, struct nl_msg **out)
 	return sp_nl_trace_get_msg(family, false, 0, out);
 }
 
-static int trace_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_trace t;
-	int ret = sp_nl_parse_trace(nlh, &t, why);
-
-	if (!ret)
-		ret = sp_trace_list_add(list, &t);
-	sp_trace_free(&t);
-	return ret;
-}
-
-static void trace_reset(void *list)
-{
-	sp_trace_list_free(list);
-}
+SP_NL_LIST_FNS(trace, struct sp_trace, sp_nl_parse_trace, sp_trace_list_add, sp_trace_free,
+	       sp_trace_list_free)
 
 int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list)
 {
