@@ -32,11 +32,15 @@
 	FIELD_HAS(st, prefix##_OP, F_U8, op, has_op), \
 	FIELD_HAS(st, prefix##_SIZE, F_U32, size, has_size)
 
+/* How long a session runs: a number of iterations or a duration (not both). */
+#define FIELDS_SESSION_LENGTH(st, prefix) \
+	FIELD_HAS(st, prefix##_ITERS, F_U64, iters, has_iters), \
+	FIELD_HAS(st, prefix##_DURATION_MS, F_U32, duration_ms, has_duration)
+
 #define LC(a, k, m, h) FIELD_HAS(struct sp_lat_config, SPARKPERF_A_LAT_##a, k, m, h)
 static const struct field lat_config_fields[] = {
 	FIELDS_SESSION_CONFIG(struct sp_lat_config, SPARKPERF_A_LAT),
-	LC(ITERS, F_U64, iters, has_iters),
-	LC(DURATION_MS, F_U32, duration_ms, has_duration),
+	FIELDS_SESSION_LENGTH(struct sp_lat_config, SPARKPERF_A_LAT),
 	LC(WARMUP, F_U32, warmup, has_warmup),
 	LC(CPU, F_U32, cpu, has_cpu),
 	LC(SAMPLES_MAX, F_U32, samples_max, has_samples_max),
@@ -51,8 +55,7 @@ static const struct field bw_config_fields[] = {
 	BC(THREADS, F_U32, threads, has_threads),
 	BC(DEPTH, F_U32, depth, has_depth),
 	BC(SIGNAL, F_U32, signal, has_signal),
-	BC(ITERS, F_U64, iters, has_iters),
-	BC(DURATION_MS, F_U32, duration_ms, has_duration),
+	FIELDS_SESSION_LENGTH(struct sp_bw_config, SPARKPERF_A_BW),
 	FIELD(struct sp_bw_config, SPARKPERF_A_BW_BIDIR, F_FLAG, bidir),
 	FIELD(struct sp_bw_config, SPARKPERF_A_BW_VALIDATE, F_FLAG, validate),
 	BC(INTERVAL_MS, F_U32, interval_ms, has_interval),
