@@ -13,8 +13,6 @@
 #include "lib/nlcore.h"
 #include "servernl.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 void sp_server_list_free(struct sp_server_list *list)
 {
 	if (!list)
@@ -70,19 +68,12 @@ static const struct field server_fields[] = {
 };
 #undef SV
 
+static const struct sp_nl_reply server_reply =
+	SP_NL_REPLY(struct sp_server, SPARKPERF_A_SERVER_MAX, server_fields);
+
 int sp_nl_parse_server(struct nlmsghdr *nlh, struct sp_server *srv, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_SERVER_MAX + 1];
-
-	memset(srv, 0, sizeof(*srv));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_SERVER_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, server_fields, ARRAY_SIZE(server_fields), srv, why);
-}
-
-static int parse_server_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_server(nlh, dst, why);
+	return sp_nl_parse_reply(nlh, &server_reply, srv, why);
 }
 
 int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_port,
@@ -91,7 +82,7 @@ int sp_nl_server_start(struct sp_nl *nl, const struct sp_addr *addr, bool has_po
 	struct nl_msg *msg;
 	int ret = sp_nl_server_start_msg(nl->family, addr, has_port, port, &msg);
 
-	return sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_SERVER_GET, parse_server_cb, srv);
+	return sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_SERVER_GET, &server_reply, srv);
 }
 
 int sp_nl_server_stop(struct sp_nl *nl, bool has_id, uint32_t id)

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only netlink code of sparkperf-ctl (libnl-genl-3, and libnl-3 for
- * rtnetlink). No printing.
+ * The netlink core of sparkperf-ctl (libnl-genl-3, and libnl-3 for
+ * rtnetlink), and the messages that lib/ owns: the sparkperf family's info,
+ * devices and device events (devnl.c), routes and ethtool link modes
+ * (rtnl.c). Each subsystem builds its own objects' messages on nlcore.h
+ * (dev/servernl.c, session/sessionnl.c, lib/tracenl.c, host/hostnl.c). No
+ * printing.
  *
  * Three layers, so that unit tests can use the first two without a socket:
  *   - request builders: sp_nl_*_msg() return a struct nl_msg ready to send;
  *   - reply parsers: sp_nl_parse_*() turn one received message into the plain
  *     structs of model.h, or an NLMSG_ERROR / NLMSG_DONE into struct sp_nl_err;
- *   - the socket: sp_nl_open(), sp_nl_transact() and the typed helpers.
+ *   - the socket (nl.c): sp_nl_open(), sp_nl_transact() and the typed helpers.
  *
  * Errors are negative errno values. When the kernel answered with an error,
  * nl->err holds its errno and extended ACK (message, missing attribute).

@@ -160,11 +160,19 @@ int sp_nl_trace_samples_msg(int family, uint32_t id, bool has_cursor, uint64_t c
 
 /* ---- reply parsers ---------------------------------------------------- */
 
+/* A counter name (SPARKPERF_A_STREAM_NAME): at most SP_COUNTER_NAME_MAX - 1 bytes. */
+static int get_counter_name(struct nlattr *a, void *name, const char **why)
+{
+	if (sp_nl_get_str(a, name, SP_COUNTER_NAME_MAX))
+		return sp_nl_bad(why, "SPARKPERF_A_STREAM_NAME");
+	return 0;
+}
+
 #define ST(a, k, m) FIELD(struct sp_stream, SPARKPERF_A_STREAM_##a, k, m)
 static const struct field stream_fields[] = {
 	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_INDEX, F_U32, index),
 	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_SOURCE, F_U8, source),
-	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_TARGET, F_DEVNAME, target),
+	FIELD_REQ(struct sp_stream, SPARKPERF_A_STREAM_TARGET, F_STR, target),
 	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_IFINDEX, F_U32, ifindex, has_ifindex),
 	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_PORT, F_U32, port, has_port),
 	ST(PERIOD_US, F_U32, period_us),
@@ -178,28 +186,10 @@ static const struct field stream_fields[] = {
 	ST(LATE_NS_MAX, F_U64, late_ns_max),
 	FIELD_HAS(struct sp_stream, SPARKPERF_A_STREAM_TS_NS, F_U64, ts_ns, has_ts),
 	ST(READ_NS, F_U32, read_ns),
+	FIELD_ARRAY(struct sp_stream, SPARKPERF_A_STREAM_NAMES, SPARKPERF_A_STREAM_NAME,
+		    get_counter_name, names, n_names),
 };
 #undef ST
-
-#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
-static const struct field trace_fields[] = {
-	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_ID, F_U32, id),
-	FIELD_REQ(struct sp_trace, SPARKPERF_A_TRACE_STATE, F_U8, state),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_ERROR_MSG, F_ERRMSG, error_msg,
-		  has_error_msg),
-	TR(START_NS, F_U64, start_ns),
-	TR(ELAPSED_NS, F_U64, elapsed_ns),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
-		  has_duration),
-	TR(BUFFER_BYTES, F_U32, buffer_bytes),
-	TR(BATCH_MS, F_U32, batch_ms),
-	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
-	TR(SLOTS, F_U32, slots),
-	TR(SEQ_NEXT, F_U64, seq_next),
-	TR(SEQ_OLDEST, F_U64, seq_oldest),
-};
-#undef TR
 
 #define SA(a, k, m) FIELD_REQ(struct sp_trace_sample, SPARKPERF_A_SAMPLE_##a, k, m)
 static const struct field sample_fields[] = {
@@ -220,61 +210,63 @@ static const struct field id_fields[] = {
 	FIELD_REQ(struct trace_id, SPARKPERF_A_TRACE_ID, F_U32, id),
 };
 
-static const struct field samples_fields[] = {
-	FIELD_REQ(struct sp_trace_samples, SPARKPERF_A_TRACE_ID, F_U32, id),
-	FIELD(struct sp_trace_samples, SPARKPERF_A_TRACE_LOST, F_U64, lost),
-};
-
-/* A counter name: NUL-terminated, at most SP_COUNTER_NAME_MAX - 1 bytes. */
-static int get_counter_name(const struct nlattr *a, char *buf)
+/* How many u64s a VALUES attribute v carries; -EBADMSG (named name) if not whole ones. */
+static int get_values(const struct nlattr *v, const char *name, size_t *n, const char **why)
 {
-	return sp_nl_get_str(a, buf, SP_COUNTER_NAME_MAX);
-}
+	int len = v ? nla_len(v) : -1;
 
-/* One SPARKPERF_A_TRACE_STREAM (attr) into st; release st with sp_stream_free(). */
-static int get_stream(struct nlattr *attr, struct sp_stream *st, const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *pos, *v;
-	size_t n;
-	int rem, len, ret;
-
-	memset(st, 0, sizeof(*st));
-	if (nla_parse_nested(tb, SPARKPERF_A_STREAM_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
-	ret = sp_nl_get_fields(tb, stream_fields, ARRAY_SIZE(stream_fields), st, why);
-	if (ret)
-		return ret;
-	if (tb[SPARKPERF_A_STREAM_NAMES]) {
-		n = sp_nl_count_nested(tb[SPARKPERF_A_STREAM_NAMES], SPARKPERF_A_STREAM_NAME);
-		if (n) {
-			st->names = calloc(n, sizeof(*st->names));
-			if (!st->names)
-				return -ENOMEM;
-		}
-		nla_for_each_nested(pos, tb[SPARKPERF_A_STREAM_NAMES], rem) {
-			if (nla_type(pos) != SPARKPERF_A_STREAM_NAME)
-				continue;
-			if (get_counter_name(pos, st->names[st->n_names]))
-				return sp_nl_bad(why, "SPARKPERF_A_STREAM_NAME");
-			st->n_names++;
-		}
-	}
-	v = tb[SPARKPERF_A_STREAM_VALUES];
-	if (v) {
-		len = nla_len(v);
-		if (len < 0 || len % sizeof(uint64_t) ||
-		    (size_t)len / sizeof(uint64_t) != st->n_names)
-			return sp_nl_bad(why, "SPARKPERF_A_STREAM_VALUES");
-		st->n_values = (size_t)len / sizeof(uint64_t);
-		if (st->n_values) {
-			st->values = calloc(st->n_values, sizeof(*st->values));
-			if (!st->values)
-				return -ENOMEM;
-			memcpy(st->values, nla_data(v), (size_t)len);
-		}
-	}
+	if (len < 0 || len % sizeof(uint64_t))
+		return sp_nl_bad(why, name);
+	*n = (size_t)len / sizeof(uint64_t);
 	return 0;
 }
+
+/*
+ * One SPARKPERF_A_TRACE_STREAM (attr) into st, zeroed by the caller; release
+ * st with sp_stream_free(). Its values, when it has any, match its names.
+ */
+static int get_stream(struct nlattr *attr, void *dst, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_STREAM_MAX + 1], *v;
+	struct sp_stream *st = dst;
+	size_t n = 0;
+	int ret;
+
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_STREAM_MAX, "SPARKPERF_A_TRACE_STREAM",
+				 stream_fields, ARRAY_SIZE(stream_fields), st, why);
+	if (ret || !tb[SPARKPERF_A_STREAM_VALUES])
+		return ret;
+	v = tb[SPARKPERF_A_STREAM_VALUES];
+	if (get_values(v, "SPARKPERF_A_STREAM_VALUES", &n, why) || n != st->n_names)
+		return sp_nl_bad(why, "SPARKPERF_A_STREAM_VALUES");
+	if (n) {
+		st->values = calloc(n, sizeof(*st->values));
+		if (!st->values)
+			return -ENOMEM;
+		memcpy(st->values, nla_data(v), n * sizeof(*st->values));
+	}
+	st->n_values = n;
+	return 0;
+}
+
+#define TR(a, k, m) FIELD(struct sp_trace, SPARKPERF_A_TRACE_##a, k, m)
+static const struct field trace_fields[] = {
+	FIELDS_STATUS(struct sp_trace, SPARKPERF_A_TRACE),
+	TR(START_NS, F_U64, start_ns),
+	TR(ELAPSED_NS, F_U64, elapsed_ns),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_DURATION_MS, F_U32, duration_ms,
+		  has_duration),
+	TR(BUFFER_BYTES, F_U32, buffer_bytes),
+	TR(BATCH_MS, F_U32, batch_ms),
+	FIELD_HAS(struct sp_trace, SPARKPERF_A_TRACE_CPU_NS, F_U64, cpu_ns, has_cpu),
+	TR(SLOTS, F_U32, slots),
+	TR(SEQ_NEXT, F_U64, seq_next),
+	TR(SEQ_OLDEST, F_U64, seq_oldest),
+	/* counted as read, so that sp_trace_free() frees a stream's names */
+	FIELD_ARRAY(struct sp_trace, SPARKPERF_A_TRACE_STREAMS, SPARKPERF_A_TRACE_STREAM,
+		    get_stream, streams, n_streams),
+};
+#undef TR
 
 int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char **why)
 {
@@ -288,42 +280,12 @@ int sp_nl_parse_counters(struct nlmsghdr *nlh, struct sp_stream *st, const char 
 	return get_stream(tb[SPARKPERF_A_TRACE_STREAM], st, why);
 }
 
-/* The SPARKPERF_A_TRACE_STREAM entries of nest, into a new array. */
-static int get_streams(struct nlattr *nest, struct sp_stream **streams, size_t *n,
-		       const char **why)
-{
-	size_t count = sp_nl_count_nested(nest, SPARKPERF_A_TRACE_STREAM);
-	struct nlattr *pos;
-	int rem, ret;
-
-	if (!count)
-		return 0;
-	*streams = calloc(count, sizeof(**streams));
-	if (!*streams)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != SPARKPERF_A_TRACE_STREAM)
-			continue;
-		/* counted first, so that sp_trace_free() frees its names */
-		ret = get_stream(pos, &(*streams)[(*n)++], why);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
+static const struct sp_nl_reply trace_reply =
+	SP_NL_REPLY(struct sp_trace, SPARKPERF_A_TRACE_MAX, trace_fields);
 
 int sp_nl_parse_trace(struct nlmsghdr *nlh, struct sp_trace *t, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1];
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, trace_fields, ARRAY_SIZE(trace_fields), t, why);
-	if (!ret && tb[SPARKPERF_A_TRACE_STREAMS])
-		ret = get_streams(tb[SPARKPERF_A_TRACE_STREAMS], &t->streams, &t->n_streams, why);
-	return ret;
+	return sp_nl_parse_reply(nlh, &trace_reply, t, why);
 }
 
 int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream *st,
@@ -334,9 +296,8 @@ int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream
 	int rem, ret;
 
 	memset(st, 0, sizeof(*st));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, id_fields, ARRAY_SIZE(id_fields), &tid, why);
+	ret = sp_nl_parse_fields(nlh, tb, SPARKPERF_A_TRACE_MAX, id_fields,
+				ARRAY_SIZE(id_fields), &tid, why);
 	if (ret)
 		return ret;
 	*id = tid.id;
@@ -348,116 +309,57 @@ int sp_nl_parse_trace_table(struct nlmsghdr *nlh, uint32_t *id, struct sp_stream
 	return sp_nl_bad(why, "SPARKPERF_A_TRACE_STREAM");
 }
 
-static int get_sample(struct nlattr *attr, struct sp_trace_sample *s, const char **why)
+/* One SPARKPERF_A_TRACE_SAMPLE into an entry that get_array() zeroed. */
+static int get_sample(struct nlattr *attr, void *dst, const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1], *v;
-	int ret, len;
+	struct nlattr *tb[SPARKPERF_A_SAMPLE_MAX + 1];
+	struct sp_trace_sample *s = dst;
+	int ret;
 
-	memset(s, 0, sizeof(*s));
-	if (nla_parse_nested(tb, SPARKPERF_A_SAMPLE_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, "SPARKPERF_A_TRACE_SAMPLE");
-	ret = sp_nl_get_fields(tb, sample_fields, ARRAY_SIZE(sample_fields), s, why);
-	if (ret)
-		return ret;
-	v = tb[SPARKPERF_A_SAMPLE_VALUES];
-	len = v ? nla_len(v) : -1;
-	if (len < 0 || len % sizeof(uint64_t))
-		return sp_nl_bad(why, "SPARKPERF_A_SAMPLE_VALUES");
-	s->values = nla_data(v);
-	s->n = (size_t)len / sizeof(uint64_t);
-	return 0;
+	ret = sp_nl_parse_nested(attr, tb, SPARKPERF_A_SAMPLE_MAX, "SPARKPERF_A_TRACE_SAMPLE",
+				 sample_fields, ARRAY_SIZE(sample_fields), s, why);
+	if (!ret)
+		ret = get_values(tb[SPARKPERF_A_SAMPLE_VALUES], "SPARKPERF_A_SAMPLE_VALUES", &s->n,
+				 why);
+	if (!ret)
+		s->values = nla_data(tb[SPARKPERF_A_SAMPLE_VALUES]);
+	return ret;
 }
+
+static const struct field samples_fields[] = {
+	FIELD_REQ(struct sp_trace_samples, SPARKPERF_A_TRACE_ID, F_U32, id),
+	FIELD(struct sp_trace_samples, SPARKPERF_A_TRACE_LOST, F_U64, lost),
+	FIELD_ARRAY(struct sp_trace_samples, SPARKPERF_A_TRACE_SAMPLES, SPARKPERF_A_TRACE_SAMPLE,
+		    get_sample, s, n),
+};
+
+static const struct sp_nl_reply samples_reply =
+	SP_NL_REPLY(struct sp_trace_samples, SPARKPERF_A_TRACE_MAX, samples_fields);
 
 int sp_nl_parse_trace_samples(struct nlmsghdr *nlh, struct sp_trace_samples *s,
 			      const char **why)
 {
-	struct nlattr *tb[SPARKPERF_A_TRACE_MAX + 1], *pos;
-	size_t count;
-	int rem, ret;
-
-	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_TRACE_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, samples_fields, ARRAY_SIZE(samples_fields), s, why);
-	if (ret)
-		return ret;
-	if (!tb[SPARKPERF_A_TRACE_SAMPLES])
-		return 0;
-	count = sp_nl_count_nested(tb[SPARKPERF_A_TRACE_SAMPLES], SPARKPERF_A_TRACE_SAMPLE);
-	if (!count)
-		return 0;
-	s->s = calloc(count, sizeof(*s->s));
-	if (!s->s)
-		return -ENOMEM;
-	nla_for_each_nested(pos, tb[SPARKPERF_A_TRACE_SAMPLES], rem) {
-		if (nla_type(pos) != SPARKPERF_A_TRACE_SAMPLE)
-			continue;
-		ret = get_sample(pos, &s->s[s->n], why);
-		if (ret)
-			return ret;
-		s->n++;
-	}
-	return 0;
+	return sp_nl_parse_reply(nlh, &samples_reply, s, why);
 }
 
 /* ---- the socket ------------------------------------------------------- */
 
-static int stream_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_stream st;
-	int ret = sp_nl_parse_counters(nlh, &st, why);
-
-	if (!ret)
-		ret = sp_stream_list_add(list, &st);
-	sp_stream_free(&st);
-	return ret;
-}
-
-/* A reply the module sent malformed: said in nl->err. */
-static void malformed(struct sp_nl *nl, int ret, const char *why)
-{
-	char msg[SP_NL_ERRMSG_MAX];
-
-	snprintf(msg, sizeof(msg), "malformed reply from the sparkperf module (%s)", why);
-	sp_nl_set_err(nl, ret, msg);
-}
-
-struct streams_ctx {
-	struct sp_nl *nl;
-	struct sp_stream_list *list;
-};
-
-static int streams_valid(struct nlmsghdr *nlh, void *arg)
-{
-	struct streams_ctx *c = arg;
-	const char *why = "?";
-	int ret = stream_add(nlh, c->list, &why);
-
-	if (ret == -EBADMSG)
-		malformed(c->nl, ret, why);
-	return ret;
-}
+SP_NL_LIST_FNS(stream, struct sp_stream, sp_nl_parse_counters, sp_stream_list_add,
+	       sp_stream_free, sp_stream_list_free)
 
 int sp_nl_counters_get(struct sp_nl *nl, const struct sp_trace_target *t,
 		       const char *const *globs, size_t n_globs, struct sp_stream_list *list)
 {
-	struct streams_ctx c = { .nl = nl, .list = list };
 	struct nl_msg *msg;
 	int ret;
 
 	memset(list, 0, sizeof(*list));
 	ret = sp_nl_counters_get_msg(nl->family, t, globs, n_globs, &msg);
+	ret = sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_COUNTERS_GET, stream_add, list,
+				  NULL);
 	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_COUNTERS_GET, streams_valid, &c);
-	if (ret)
-		sp_stream_list_free(list);
+		stream_reset(list);
 	return ret;
-}
-
-static int parse_trace_cb(struct nlmsghdr *nlh, void *dst, const char **why)
-{
-	return sp_nl_parse_trace(nlh, dst, why);
 }
 
 int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struct sp_trace *t)
@@ -467,7 +369,7 @@ int sp_nl_trace_start(struct sp_nl *nl, const struct sp_trace_config *cfg, struc
 
 	memset(t, 0, sizeof(*t));
 	ret = sp_nl_trace_start_msg(nl->family, cfg, &msg);
-	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_START, parse_trace_cb, t);
+	ret = sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_TRACE_START, &trace_reply, t);
 	if (ret)
 		sp_trace_free(t);
 	return ret;
@@ -488,7 +390,7 @@ int sp_nl_trace_get(struct sp_nl *nl, uint32_t id, struct sp_trace *t)
 
 	memset(t, 0, sizeof(*t));
 	ret = sp_nl_trace_get_msg(nl->family, true, id, &msg);
-	ret = sp_nl_transact_parse(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, parse_trace_cb, t);
+	ret = sp_nl_transact_reply(nl, ret, msg, SPARKPERF_CMD_TRACE_GET, &trace_reply, t);
 	if (ret)
 		sp_trace_free(t);
 	return ret;
@@ -499,21 +401,8 @@ static int trace_dump_msg(int family, struct nl_msg **out)
 	return sp_nl_trace_get_msg(family, false, 0, out);
 }
 
-static int trace_add(struct nlmsghdr *nlh, void *list, const char **why)
-{
-	struct sp_trace t;
-	int ret = sp_nl_parse_trace(nlh, &t, why);
-
-	if (!ret)
-		ret = sp_trace_list_add(list, &t);
-	sp_trace_free(&t);
-	return ret;
-}
-
-static void trace_reset(void *list)
-{
-	sp_trace_list_free(list);
-}
+SP_NL_LIST_FNS(trace, struct sp_trace, sp_nl_parse_trace, sp_trace_list_add, sp_trace_free,
+	       sp_trace_list_free)
 
 int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list)
 {
@@ -522,24 +411,21 @@ int sp_nl_trace_list(struct sp_nl *nl, struct sp_trace_list *list)
 			       trace_reset, "trace list");
 }
 
-struct trace_samples_ctx {
-	struct sp_nl *nl;
-	sp_nl_trace_samples_fn fn;
+/* The caller's fn and arg, for every message of a dump or of the group. */
+struct trace_reader {
+	sp_nl_trace_samples_fn samples_fn;
+	sp_nl_trace_fn fn;
 	void *arg;
 };
 
-static int trace_samples_valid(struct nlmsghdr *nlh, void *arg)
+static int samples_each(struct nlmsghdr *nlh, void *arg, const char **why)
 {
-	struct trace_samples_ctx *c = arg;
+	const struct trace_reader *r = arg;
 	struct sp_trace_samples s;
-	const char *why = "?";
-	int ret;
+	int ret = sp_nl_parse_trace_samples(nlh, &s, why);
 
-	ret = sp_nl_parse_trace_samples(nlh, &s, &why);
-	if (ret == -EBADMSG)
-		malformed(c->nl, ret, why);
 	if (!ret)
-		ret = c->fn(&s, c->arg);
+		ret = r->samples_fn(&s, r->arg);
 	sp_trace_samples_free(&s);
 	return ret;
 }
@@ -547,17 +433,12 @@ static int trace_samples_valid(struct nlmsghdr *nlh, void *arg)
 int sp_nl_trace_samples(struct sp_nl *nl, uint32_t id, bool has_cursor, uint64_t cursor,
 			sp_nl_trace_samples_fn fn, void *arg)
 {
-	struct trace_samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
+	struct trace_reader r = { .samples_fn = fn, .arg = arg };
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_trace_samples_msg(nl->family, id, has_cursor, cursor, &msg);
 
-	ret = sp_nl_trace_samples_msg(nl->family, id, has_cursor, cursor, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_TRACE_SAMPLES, trace_samples_valid, &c);
-	if (ret == -EINTR && !nl->err.has_msg)
-		sp_nl_set_err(nl, ret, "the samples changed during the dump");
-	return ret;
+	return sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_TRACE_SAMPLES, samples_each, &r,
+				   "the samples changed during the dump");
 }
 
 int sp_nl_trace_open(struct sp_nl *nl)
@@ -605,15 +486,9 @@ void sp_trace_event_free(struct sp_trace_event *ev)
 	sp_trace_free(&ev->trace);
 }
 
-/* The caller's fn and arg, for every message of the group. */
-struct trace_feed {
-	sp_nl_trace_fn fn;
-	void *arg;
-};
-
 static int trace_one(struct nlmsghdr *nlh, void *arg)
 {
-	const struct trace_feed *f = arg;
+	const struct trace_reader *f = arg;
 	struct sp_trace_event ev;
 	int ret = sp_nl_parse_trace_event(nlh, &ev, NULL);
 
@@ -625,14 +500,14 @@ static int trace_one(struct nlmsghdr *nlh, void *arg)
 
 int sp_nl_trace_feed(struct sp_nl *nl, void *buf, size_t len, sp_nl_trace_fn fn, void *arg)
 {
-	struct trace_feed f = { .fn = fn, .arg = arg };
+	struct trace_reader f = { .fn = fn, .arg = arg };
 
 	return sp_nl_mcast_feed(nl, buf, len, trace_one, &f, &nl->bad_trace);
 }
 
 int sp_nl_trace_recv(struct sp_nl *nl, sp_nl_trace_fn fn, void *arg)
 {
-	struct trace_feed f = { .fn = fn, .arg = arg };
+	struct trace_reader f = { .fn = fn, .arg = arg };
 
 	return sp_nl_mcast_recv(nl, nl->tr_sk, trace_one, &f, &nl->bad_trace);
 }

@@ -21,15 +21,26 @@
 
 /* ---- attribute tables ---------------------------------------------------- */
 
+/*
+ * What both kinds of session are configured with first: the peer, its port,
+ * the device, the operation and the message size.
+ */
+#define FIELDS_SESSION_CONFIG(st, prefix) \
+	FIELD(st, prefix##_PEER, F_ADDR, peer), \
+	FIELD_HAS(st, prefix##_PORT, F_U16, port, has_port), \
+	FIELD_HAS(st, prefix##_DEV, F_STR, dev, has_dev), \
+	FIELD_HAS(st, prefix##_OP, F_U8, op, has_op), \
+	FIELD_HAS(st, prefix##_SIZE, F_U32, size, has_size)
+
+/* How long a session runs: a number of iterations or a duration (not both). */
+#define FIELDS_SESSION_LENGTH(st, prefix) \
+	FIELD_HAS(st, prefix##_ITERS, F_U64, iters, has_iters), \
+	FIELD_HAS(st, prefix##_DURATION_MS, F_U32, duration_ms, has_duration)
+
 #define LC(a, k, m, h) FIELD_HAS(struct sp_lat_config, SPARKPERF_A_LAT_##a, k, m, h)
 static const struct field lat_config_fields[] = {
-	FIELD(struct sp_lat_config, SPARKPERF_A_LAT_PEER, F_ADDR, peer),
-	LC(PORT, F_U16, port, has_port),
-	LC(DEV, F_DEVNAME, dev, has_dev),
-	LC(OP, F_U8, op, has_op),
-	LC(SIZE, F_U32, size, has_size),
-	LC(ITERS, F_U64, iters, has_iters),
-	LC(DURATION_MS, F_U32, duration_ms, has_duration),
+	FIELDS_SESSION_CONFIG(struct sp_lat_config, SPARKPERF_A_LAT),
+	FIELDS_SESSION_LENGTH(struct sp_lat_config, SPARKPERF_A_LAT),
 	LC(WARMUP, F_U32, warmup, has_warmup),
 	LC(CPU, F_U32, cpu, has_cpu),
 	LC(SAMPLES_MAX, F_U32, samples_max, has_samples_max),
@@ -39,17 +50,12 @@ static const struct field lat_config_fields[] = {
 
 #define BC(a, k, m, h) FIELD_HAS(struct sp_bw_config, SPARKPERF_A_BW_##a, k, m, h)
 static const struct field bw_config_fields[] = {
-	FIELD(struct sp_bw_config, SPARKPERF_A_BW_PEER, F_ADDR, peer),
-	BC(PORT, F_U16, port, has_port),
-	BC(DEV, F_DEVNAME, dev, has_dev),
-	BC(OP, F_U8, op, has_op),
-	BC(SIZE, F_U32, size, has_size),
+	FIELDS_SESSION_CONFIG(struct sp_bw_config, SPARKPERF_A_BW),
 	BC(QPS, F_U32, qps, has_qps),
 	BC(THREADS, F_U32, threads, has_threads),
 	BC(DEPTH, F_U32, depth, has_depth),
 	BC(SIGNAL, F_U32, signal, has_signal),
-	BC(ITERS, F_U64, iters, has_iters),
-	BC(DURATION_MS, F_U32, duration_ms, has_duration),
+	FIELDS_SESSION_LENGTH(struct sp_bw_config, SPARKPERF_A_BW),
 	FIELD(struct sp_bw_config, SPARKPERF_A_BW_BIDIR, F_FLAG, bidir),
 	FIELD(struct sp_bw_config, SPARKPERF_A_BW_VALIDATE, F_FLAG, validate),
 	BC(INTERVAL_MS, F_U32, interval_ms, has_interval),
@@ -57,12 +63,47 @@ static const struct field bw_config_fields[] = {
 };
 #undef BC
 
+#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
+static const struct field interval_fields[] = {
+	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
+	IV(COUNT, F_U64, count),
+	IV(P50_NS, F_U64, p50_ns),
+	IV(P99_NS, F_U64, p99_ns),
+	IV(MAX_NS, F_U64, max_ns),
+	IV(BYTES, F_U64, bytes),
+};
+#undef IV
+
+/* One interval, the nested attribute attr (named name). */
+static int get_interval(struct nlattr *attr, const char *name, void *iv, const char **why)
+{
+	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
+
+	memset(iv, 0, sizeof(struct sp_interval));
+	return sp_nl_parse_nested(attr, tb, SPARKPERF_A_INTERVAL_MAX, name, interval_fields,
+				  ARRAY_SIZE(interval_fields), iv, why);
+}
+
+/* One entry of a GET's list of intervals. */
+static int get_interval_entry(struct nlattr *attr, void *iv, const char **why)
+{
+	return get_interval(attr, "SPARKPERF_A_LAT_INTERVALS_ENTRY", iv, why);
+}
+
+/* The intervals of a GET, read after its results and configuration. */
+static const struct field lat_intervals[] = {
+	FIELD_ARRAY(struct sp_lat, SPARKPERF_A_LAT_INTERVALS, SPARKPERF_A_LAT_INTERVALS_ENTRY,
+		    get_interval_entry, intervals, n_intervals),
+};
+
+static const struct field bw_intervals[] = {
+	FIELD_ARRAY(struct sp_bw, SPARKPERF_A_BW_INTERVALS, SPARKPERF_A_LAT_INTERVALS_ENTRY,
+		    get_interval_entry, intervals, n_intervals),
+};
+
 #define LR(a, k, m) FIELD(struct sp_lat, SPARKPERF_A_LAT_##a, k, m)
 static const struct field lat_fields[] = {
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat, SPARKPERF_A_LAT_STATE, F_U8, state),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_lat, SPARKPERF_A_LAT_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	FIELDS_STATUS(struct sp_lat, SPARKPERF_A_LAT),
 	LR(WARMUP_DONE, F_U64, warmup_done),
 	LR(COUNT, F_U64, count),
 	LR(ELAPSED_NS, F_U64, elapsed_ns),
@@ -85,10 +126,7 @@ static const struct field lat_fields[] = {
 
 #define BR(a, k, m) FIELD(struct sp_bw, SPARKPERF_A_BW_##a, k, m)
 static const struct field bw_fields[] = {
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw, SPARKPERF_A_BW_STATE, F_U8, state),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR, F_S32, error, has_error),
-	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_ERROR_MSG, F_ERRMSG, error_msg, has_error_msg),
+	FIELDS_STATUS(struct sp_bw, SPARKPERF_A_BW),
 	FIELD_HAS(struct sp_bw, SPARKPERF_A_BW_START_NS, F_U64, start_ns, has_start),
 	BR(ELAPSED_NS, F_U64, elapsed_ns),
 	BR(TX_BYTES, F_U64, tx_bytes),
@@ -102,29 +140,16 @@ static const struct field bw_fields[] = {
 #undef BR
 
 static const struct field lat_progress_fields[] = {
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_ID, F_U32, id),
-	FIELD_REQ(struct sp_lat_progress, SPARKPERF_A_LAT_STATE, F_U8, state),
+	FIELDS_ID_STATE(struct sp_lat_progress, SPARKPERF_A_LAT),
 	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_COUNT, F_U64, count),
 	FIELD(struct sp_lat_progress, SPARKPERF_A_LAT_WARMUP_DONE, F_U64, warmup_done),
 };
 
 static const struct field bw_progress_fields[] = {
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_ID, F_U32, id),
-	FIELD_REQ(struct sp_bw_progress, SPARKPERF_A_BW_STATE, F_U8, state),
+	FIELDS_ID_STATE(struct sp_bw_progress, SPARKPERF_A_BW),
 	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_TX_BYTES, F_U64, tx_bytes),
 	FIELD(struct sp_bw_progress, SPARKPERF_A_BW_RX_BYTES, F_U64, rx_bytes),
 };
-
-#define IV(a, k, m) FIELD(struct sp_interval, SPARKPERF_A_INTERVAL_##a, k, m)
-static const struct field interval_fields[] = {
-	FIELD_REQ(struct sp_interval, SPARKPERF_A_INTERVAL_END_NS, F_U64, end_ns),
-	IV(COUNT, F_U64, count),
-	IV(P50_NS, F_U64, p50_ns),
-	IV(P99_NS, F_U64, p99_ns),
-	IV(MAX_NS, F_U64, max_ns),
-	IV(BYTES, F_U64, bytes),
-};
-#undef IV
 
 static const struct field samples_fields[] = {
 	FIELD_REQ(struct sp_lat_samples, SPARKPERF_A_LAT_ID, F_U32, id),
@@ -146,28 +171,23 @@ struct kind {
 	int maxtype;
 	int id_attr;
 	const char *id_name;
-	int intervals_attr;		/* the list of intervals of a GET */
 	int interval_attr;		/* the interval of a PROGRESS */
 	const char *interval_name;
-	const struct field *config, *fields, *progress;
+	const struct field *config, *fields, *progress, *intervals;
 	size_t n_config, n_fields, n_progress;
 };
 
-static const struct kind lat_kind = {
-	KIND_LAT, SPARKPERF_CMD_LAT_RUN, SPARKPERF_CMD_LAT_STOP, SPARKPERF_CMD_LAT_GET,
-	SPARKPERF_CMD_LAT_PROGRESS, SPARKPERF_A_LAT_MAX, SPARKPERF_A_LAT_ID,
-	"SPARKPERF_A_LAT_ID", SPARKPERF_A_LAT_INTERVALS, SPARKPERF_A_LAT_INTERVAL,
-	"SPARKPERF_A_LAT_INTERVAL", lat_config_fields, lat_fields, lat_progress_fields,
-	ARRAY_SIZE(lat_config_fields), ARRAY_SIZE(lat_fields), ARRAY_SIZE(lat_progress_fields),
-};
+/* Both kinds follow one naming scheme: T is LAT or BW, t is lat or bw. */
+#define KIND(T, t) { \
+	KIND_##T, SPARKPERF_CMD_##T##_RUN, SPARKPERF_CMD_##T##_STOP, SPARKPERF_CMD_##T##_GET, \
+	SPARKPERF_CMD_##T##_PROGRESS, SPARKPERF_A_##T##_MAX, SPARKPERF_A_##T##_ID, \
+	"SPARKPERF_A_" #T "_ID", SPARKPERF_A_##T##_INTERVAL, "SPARKPERF_A_" #T "_INTERVAL", \
+	t##_config_fields, t##_fields, t##_progress_fields, t##_intervals, \
+	ARRAY_SIZE(t##_config_fields), ARRAY_SIZE(t##_fields), ARRAY_SIZE(t##_progress_fields), \
+}
 
-static const struct kind bw_kind = {
-	KIND_BW, SPARKPERF_CMD_BW_RUN, SPARKPERF_CMD_BW_STOP, SPARKPERF_CMD_BW_GET,
-	SPARKPERF_CMD_BW_PROGRESS, SPARKPERF_A_BW_MAX, SPARKPERF_A_BW_ID,
-	"SPARKPERF_A_BW_ID", SPARKPERF_A_BW_INTERVALS, SPARKPERF_A_BW_INTERVAL,
-	"SPARKPERF_A_BW_INTERVAL", bw_config_fields, bw_fields, bw_progress_fields,
-	ARRAY_SIZE(bw_config_fields), ARRAY_SIZE(bw_fields), ARRAY_SIZE(bw_progress_fields),
-};
+static const struct kind lat_kind = KIND(LAT, lat);
+static const struct kind bw_kind = KIND(BW, bw);
 
 /* A session, or a progress message, of either kind. */
 union session {
@@ -181,50 +201,6 @@ union progress {
 };
 
 /* ---- request builders ---------------------------------------------------- */
-
-static int put_fields(struct nl_msg *m, const struct field *f, size_t n, const void *src)
-{
-	const char *base = src;
-	int ret = 0;
-
-	for (; n && ret >= 0; n--, f++) {
-		const void *p = base + f->off;
-		const struct sp_addr *a = p;
-
-		if (f->has && !*(const bool *)(base + f->has - 1))
-			continue;
-		switch (f->kind) {
-		case F_U8:
-			ret = nla_put_u8(m, f->type, *(const uint8_t *)p);
-			break;
-		case F_U16:
-			ret = nla_put_u16(m, f->type, *(const uint16_t *)p);
-			break;
-		case F_U32:
-			ret = nla_put_u32(m, f->type, *(const uint32_t *)p);
-			break;
-		case F_U64:
-			ret = nla_put_u64(m, f->type, *(const uint64_t *)p);
-			break;
-		case F_S32:
-			ret = nla_put_s32(m, f->type, *(const int32_t *)p);
-			break;
-		case F_FLAG:
-			if (*(const bool *)p)
-				ret = nla_put_flag(m, f->type);
-			break;
-		case F_ADDR:
-			if (a->len)
-				ret = nla_put(m, f->type, a->len, a->raw);
-			break;
-		case F_DEVNAME:
-		case F_ERRMSG:
-			ret = nla_put_string(m, f->type, p);
-			break;
-		}
-	}
-	return ret < 0 ? -ENOMEM : 0;
-}
 
 /*
  * A RUN: the peer (required), not both iterations and a duration, a device
@@ -244,7 +220,7 @@ static int run_msg(int family, const struct kind *k, const void *cfg,
 	ret = sp_nl_req(family, k->run_cmd, NLM_F_ACK, out);
 	if (ret)
 		return ret;
-	if (put_fields(*out, k->config, k->n_config, cfg))
+	if (sp_nl_put_fields(*out, k->config, k->n_config, cfg))
 		return sp_nl_req_fail(out);
 	return 0;
 }
@@ -304,12 +280,13 @@ int sp_nl_lat_samples_msg(int family, uint32_t id, struct nl_msg **out)
 /* The id of a RUN reply. */
 static int parse_id(const struct kind *k, struct nlmsghdr *nlh, uint32_t *id, const char **why)
 {
-	const struct field f = { k->id_name, k->id_attr, F_U32, true, 0, 0 };
+	const struct field f = {
+		.name = k->id_name, .type = k->id_attr, .kind = F_U32, .required = true,
+		.size = sizeof(*id),
+	};
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
 
-	if (genlmsg_parse(nlh, 0, tb, SESSION_ATTR_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	return sp_nl_get_fields(tb, &f, 1, id, why);
+	return sp_nl_parse_fields(nlh, tb, SESSION_ATTR_MAX, &f, 1, id, why);
 }
 
 int sp_nl_parse_lat_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
@@ -322,70 +299,31 @@ int sp_nl_parse_bw_id(struct nlmsghdr *nlh, uint32_t *id, const char **why)
 	return parse_id(&bw_kind, nlh, id, why);
 }
 
-/* One interval, the nested attribute attr (named name). */
-static int get_interval(struct nlattr *attr, const char *name, struct sp_interval *iv,
-			const char **why)
-{
-	struct nlattr *tb[SPARKPERF_A_INTERVAL_MAX + 1];
-
-	memset(iv, 0, sizeof(*iv));
-	if (nla_parse_nested(tb, SPARKPERF_A_INTERVAL_MAX, attr, NULL) < 0)
-		return sp_nl_bad(why, name);
-	return sp_nl_get_fields(tb, interval_fields, ARRAY_SIZE(interval_fields), iv, why);
-}
-
-/* The SPARKPERF_A_LAT_INTERVALS_ENTRY list of nest, into a new array. */
-static int get_intervals(struct nlattr *nest, struct sp_interval **ivs, size_t *n,
-			 const char **why)
-{
-	size_t count = sp_nl_count_nested(nest, SPARKPERF_A_LAT_INTERVALS_ENTRY);
-	struct nlattr *pos;
-	int rem, ret;
-
-	if (!count)
-		return 0;
-	*ivs = calloc(count, sizeof(**ivs));
-	if (!*ivs)
-		return -ENOMEM;
-	nla_for_each_nested(pos, nest, rem) {
-		if (nla_type(pos) != SPARKPERF_A_LAT_INTERVALS_ENTRY)
-			continue;
-		ret = get_interval(pos, "SPARKPERF_A_LAT_INTERVALS_ENTRY", &(*ivs)[*n], why);
-		if (ret)
-			return ret;
-		(*n)++;
-	}
-	return 0;
-}
-
 /* A GET: its results into dst, its configuration into cfg, its intervals. */
 static int parse_session(const struct kind *k, struct nlmsghdr *nlh, void *dst, void *cfg,
-			 struct sp_interval **ivs, size_t *n, const char **why)
+			 const char **why)
 {
 	struct nlattr *tb[SESSION_ATTR_MAX + 1];
 	int ret;
 
-	if (genlmsg_parse(nlh, 0, tb, k->maxtype, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, k->fields, k->n_fields, dst, why);
+	ret = sp_nl_parse_fields(nlh, tb, k->maxtype, k->fields, k->n_fields, dst, why);
 	if (!ret)
 		ret = sp_nl_get_fields(tb, k->config, k->n_config, cfg, why);
-	if (!ret && tb[k->intervals_attr])
-		ret = get_intervals(tb[k->intervals_attr], ivs, n, why);
+	if (!ret)
+		ret = sp_nl_get_fields(tb, k->intervals, 1, dst, why);
 	return ret;
 }
 
 int sp_nl_parse_lat(struct nlmsghdr *nlh, struct sp_lat *lat, const char **why)
 {
 	memset(lat, 0, sizeof(*lat));
-	return parse_session(&lat_kind, nlh, lat, &lat->cfg, &lat->intervals, &lat->n_intervals,
-			     why);
+	return parse_session(&lat_kind, nlh, lat, &lat->cfg, why);
 }
 
 int sp_nl_parse_bw(struct nlmsghdr *nlh, struct sp_bw *bw, const char **why)
 {
 	memset(bw, 0, sizeof(*bw));
-	return parse_session(&bw_kind, nlh, bw, &bw->cfg, &bw->intervals, &bw->n_intervals, why);
+	return parse_session(&bw_kind, nlh, bw, &bw->cfg, why);
 }
 
 /* A PROGRESS: its fields into dst and, when it carries one, its interval. */
@@ -401,9 +339,7 @@ static int parse_progress(const struct kind *k, struct nlmsghdr *nlh, void *dst,
 	ghdr = nlmsg_data(nlh);
 	if (ghdr->cmd != k->progress_cmd)
 		return -EOPNOTSUPP;
-	if (genlmsg_parse(nlh, 0, tb, k->maxtype, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, k->progress, k->n_progress, dst, why);
+	ret = sp_nl_parse_fields(nlh, tb, k->maxtype, k->progress, k->n_progress, dst, why);
 	if (ret || !tb[k->interval_attr])
 		return ret;
 	*has_ivl = true;
@@ -430,9 +366,8 @@ int sp_nl_parse_lat_samples(struct nlmsghdr *nlh, struct sp_lat_samples *s,
 	int len, ret;
 
 	memset(s, 0, sizeof(*s));
-	if (genlmsg_parse(nlh, 0, tb, SPARKPERF_A_LAT_MAX, NULL) < 0)
-		return sp_nl_bad(why, "truncated message");
-	ret = sp_nl_get_fields(tb, samples_fields, ARRAY_SIZE(samples_fields), s, why);
+	ret = sp_nl_parse_fields(nlh, tb, SPARKPERF_A_LAT_MAX, samples_fields,
+				ARRAY_SIZE(samples_fields), s, why);
 	if (ret)
 		return ret;
 	data = tb[SPARKPERF_A_SAMPLES_DATA];
@@ -625,42 +560,29 @@ int sp_nl_bw_list(struct sp_nl *nl, struct sp_bw_list *l)
 
 /* ---- samples ------------------------------------------------------------- */
 
-struct samples_ctx {
-	struct sp_nl *nl;
+/* The caller's fn and arg, for every message of the dump. */
+struct samples_reader {
 	sp_nl_samples_fn fn;
 	void *arg;
 };
 
-static int samples_valid(struct nlmsghdr *nlh, void *arg)
+static int samples_each(struct nlmsghdr *nlh, void *arg, const char **why)
 {
-	struct samples_ctx *c = arg;
+	const struct samples_reader *r = arg;
 	struct sp_lat_samples s;
-	const char *why = "?";
-	char msg[SP_NL_ERRMSG_MAX];
-	int ret;
+	int ret = sp_nl_parse_lat_samples(nlh, &s, why);
 
-	ret = sp_nl_parse_lat_samples(nlh, &s, &why);
-	if (ret) {
-		snprintf(msg, sizeof(msg), "malformed reply from the sparkperf module (%s)", why);
-		sp_nl_set_err(c->nl, ret, msg);
-		return ret;
-	}
-	return c->fn(&s, c->arg);
+	return ret ? ret : r->fn(&s, r->arg);
 }
 
 int sp_nl_lat_samples(struct sp_nl *nl, uint32_t id, sp_nl_samples_fn fn, void *arg)
 {
-	struct samples_ctx c = { .nl = nl, .fn = fn, .arg = arg };
+	struct samples_reader r = { .fn = fn, .arg = arg };
 	struct nl_msg *msg;
-	int ret;
+	int ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
 
-	ret = sp_nl_lat_samples_msg(nl->family, id, &msg);
-	if (ret)
-		return ret;
-	ret = sp_nl_transact(nl, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_valid, &c);
-	if (ret == -EINTR && !nl->err.has_msg)
-		sp_nl_set_err(nl, ret, "the samples changed during the dump");
-	return ret;
+	return sp_nl_transact_each(nl, ret, msg, SPARKPERF_CMD_LAT_SAMPLES, samples_each, &r,
+				   "the samples changed during the dump");
 }
 
 /* ---- the progress group -------------------------------------------------- */
@@ -689,40 +611,38 @@ static int progress_one(struct nlmsghdr *nlh, void *arg)
 	return (c->k->type == KIND_LAT ? c->lat_fn(&p.lat, c->arg) : c->bw_fn(&p.bw, c->arg)) != 0;
 }
 
-/* buf NULL: every pending datagram of the group; else the one of len bytes. */
-static int progress_read(struct sp_nl *nl, const struct progress_ctx *c, void *buf, size_t len)
+/*
+ * Kind k's progress, to lat_fn or bw_fn: buf NULL, every pending datagram
+ * of the group; else the one of len bytes.
+ */
+static int progress_read(struct sp_nl *nl, const struct kind *k, sp_nl_lat_progress_fn lat_fn,
+			 sp_nl_bw_progress_fn bw_fn, void *arg, void *buf, size_t len)
 {
+	struct progress_ctx c = { .k = k, .lat_fn = lat_fn, .bw_fn = bw_fn, .arg = arg };
+
 	if (!buf)
-		return sp_nl_mcast_recv(nl, nl->pr_sk, progress_one, (void *)c, &nl->bad_progress);
-	return sp_nl_mcast_feed(nl, buf, len, progress_one, (void *)c, &nl->bad_progress);
+		return sp_nl_mcast_recv(nl, nl->pr_sk, progress_one, &c, &nl->bad_progress);
+	return sp_nl_mcast_feed(nl, buf, len, progress_one, &c, &nl->bad_progress);
 }
 
 int sp_nl_lat_progress_recv(struct sp_nl *nl, sp_nl_lat_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &lat_kind, .lat_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, NULL, 0);
+	return progress_read(nl, &lat_kind, fn, NULL, arg, NULL, 0);
 }
 
 int sp_nl_lat_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			    sp_nl_lat_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &lat_kind, .lat_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, buf, len);
+	return progress_read(nl, &lat_kind, fn, NULL, arg, buf, len);
 }
 
 int sp_nl_bw_progress_recv(struct sp_nl *nl, sp_nl_bw_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &bw_kind, .bw_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, NULL, 0);
+	return progress_read(nl, &bw_kind, NULL, fn, arg, NULL, 0);
 }
 
 int sp_nl_bw_progress_feed(struct sp_nl *nl, void *buf, size_t len,
 			   sp_nl_bw_progress_fn fn, void *arg)
 {
-	const struct progress_ctx c = { .k = &bw_kind, .bw_fn = fn, .arg = arg };
-
-	return progress_read(nl, &c, buf, len);
+	return progress_read(nl, &bw_kind, NULL, fn, arg, buf, len);
 }
