@@ -44,11 +44,13 @@ deps:
 unit: user
 	$(MAKE) -C tests/unit $(USER_FLAGS) run
 
-# Style and static checks: checkpatch and sparse on the module, shellcheck
-# on the scripts, groff warnings on the man page.
+# Style and static checks: checkpatch and sparse on the module, user/'s
+# layout (scripts/layout-check), shellcheck on the scripts, groff warnings
+# on the man page.
 SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
+	scripts/layout-check
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -s bash user/completion/sparkperf-ctl
 	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
