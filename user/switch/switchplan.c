@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/model.h"
 #include "switchplan.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -15,19 +16,13 @@
 static struct sp_sw_target *target_add(struct sp_sw_targets *t, const char *menu,
 				       const char *key, const char *key_value)
 {
-	struct sp_sw_target *v = realloc(t->v, (t->n + 1) * sizeof(*v)), *tg;
+	struct sp_sw_target tg = { .menu = menu, .key = key, .key_value = strdup(key_value) };
 
-	if (!v)
+	if (!tg.key_value || sp_array_add(&t->v, &t->n, &t->cap, sizeof(tg), &tg)) {
+		free(tg.key_value);
 		return NULL;
-	t->v = v;
-	tg = memset(&v[t->n], 0, sizeof(*tg));
-	tg->menu = menu;
-	tg->key = key;
-	tg->key_value = strdup(key_value);
-	if (!tg->key_value)
-		return NULL;
-	t->n++;
-	return tg;
+	}
+	return &t->v[t->n - 1];
 }
 
 static int target_set(struct sp_sw_target *tg, const char *name, const char *fmt, ...)
