@@ -45,11 +45,7 @@ int sp_snapshot_from_plan(struct sp_snapshot *s, const struct sp_plan *plan,
 
 void sp_snapshot_free(struct sp_snapshot *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		sp_change_free(&s->changes[i]);
-	free(s->changes);
+	SP_ARRAY_RELEASE(s->changes, s->n, sp_change_free);
 	memset(s, 0, sizeof(*s));
 }
 

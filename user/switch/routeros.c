@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/model.h"
 #include "lib/parse.h"
 #include "routeros.h"
 
@@ -341,11 +342,7 @@ int sp_ros_result_add(struct sp_ros_result *r, struct sp_ros_sentence *s)
 
 void sp_ros_result_free(struct sp_ros_result *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->n_rows; i++)
-		sp_ros_sentence_free(&r->rows[i]);
-	free(r->rows);
+	SP_ARRAY_RELEASE(r->rows, r->n_rows, sp_ros_sentence_free);
 	free(r->ret);
 	free(r->trap);
 	free(r->fatal);

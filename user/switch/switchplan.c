@@ -130,16 +130,18 @@ int sp_sw_targets_build(const struct sp_sw_desired *d, struct sp_sw_targets *t)
 	return ret;
 }
 
+static void target_free(struct sp_sw_target *tg)
+{
+	size_t i;
+
+	free(tg->key_value);
+	for (i = 0; i < tg->n; i++)
+		free(tg->set[i].value);
+}
+
 void sp_sw_targets_free(struct sp_sw_targets *t)
 {
-	size_t i, j;
-
-	for (i = 0; i < t->n; i++) {
-		free(t->v[i].key_value);
-		for (j = 0; j < t->v[i].n; j++)
-			free(t->v[i].set[j].value);
-	}
-	free(t->v);
+	SP_ARRAY_RELEASE(t->v, t->n, target_free);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -240,11 +242,7 @@ static void change_free(struct sp_sw_change *c)
 
 void sp_sw_plan_free(struct sp_sw_plan *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		change_free(&p->v[i]);
-	free(p->v);
+	SP_ARRAY_RELEASE(p->v, p->n, change_free);
 	memset(p, 0, sizeof(*p));
 }
 
