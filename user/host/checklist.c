@@ -6,6 +6,7 @@
 
 #include "checklist.h"
 #include "lib/model.h"
+#include "lib/parse.h"
 
 const char *sp_check_status_str(enum sp_check_status s)
 {
@@ -16,7 +17,7 @@ const char *sp_check_status_str(enum sp_check_status s)
 		[SP_CHECK_SKIP] = "skip",
 	};
 
-	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+	return sp_enum_str(names, sizeof(names) / sizeof(names[0]), s, "unknown");
 }
 
 int sp_check_add(struct sp_checklist *l, enum sp_check_status status, const char *name,

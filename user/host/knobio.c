@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "knobs.h"
+#include "lib/parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -271,20 +272,17 @@ static const char *const access_names[] = {
 
 const char *sp_access_name(enum sp_access a)
 {
-	return (size_t)a < ARRAY_SIZE(access_names) ? access_names[a] : "unknown";
+	return sp_enum_str(access_names, ARRAY_SIZE(access_names), a, "unknown");
 }
 
 int sp_parse_access(const char *s, enum sp_access *a)
 {
-	size_t i;
+	unsigned int v;
+	int ret = sp_enum_parse(access_names, ARRAY_SIZE(access_names), s, &v);
 
-	for (i = 0; s && i < ARRAY_SIZE(access_names); i++) {
-		if (!strcmp(s, access_names[i])) {
-			*a = (enum sp_access)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (!ret)
+		*a = (enum sp_access)v;
+	return ret;
 }
 
 void sp_change_free(struct sp_change *c)

@@ -625,14 +625,14 @@ int sp_plan_build(struct sp_knob_io *io, const struct sp_tune_opts *o,
 	return ret;
 }
 
+static void knob_free(struct sp_knob *k)
+{
+	sp_change_free(&k->ch);
+	free(k->recommended);
+}
+
 void sp_plan_free(struct sp_plan *plan)
 {
-	size_t i;
-
-	for (i = 0; i < plan->n; i++) {
-		sp_change_free(&plan->knobs[i].ch);
-		free(plan->knobs[i].recommended);
-	}
-	free(plan->knobs);
+	SP_ARRAY_RELEASE(plan->knobs, plan->n, knob_free);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -18,20 +18,17 @@ static const char *const profile_names[SP_PROFILE_COUNT] = {
 
 const char *sp_profile_name(enum sp_profile p)
 {
-	return (unsigned int)p < SP_PROFILE_COUNT ? profile_names[p] : "unknown";
+	return sp_enum_str(profile_names, SP_PROFILE_COUNT, p, "unknown");
 }
 
 int sp_parse_profile(const char *s, enum sp_profile *p)
 {
-	size_t i;
+	unsigned int v;
+	int ret = sp_enum_parse(profile_names, SP_PROFILE_COUNT, s, &v);
 
-	for (i = 0; s && i < SP_PROFILE_COUNT; i++) {
-		if (!strcmp(s, profile_names[i])) {
-			*p = (enum sp_profile)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (!ret)
+		*p = (enum sp_profile)v;
+	return ret;
 }
 
 /* ---- the knob table ------------------------------------------------------- */

@@ -45,23 +45,16 @@ int sp_snapshot_from_plan(struct sp_snapshot *s, const struct sp_plan *plan,
 
 void sp_snapshot_free(struct sp_snapshot *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		sp_change_free(&s->changes[i]);
-	free(s->changes);
+	SP_ARRAY_RELEASE(s->changes, s->n, sp_change_free);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- writing ----------------------------------------------------------------- */
 
-static json_object *change_json(const void *items, size_t i)
+static void change_json(json_object *o, const void *item)
 {
-	const struct sp_change *c = (const struct sp_change *)items + i;
-	json_object *o = json_object_new_object();
+	const struct sp_change *c = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "name", sp_json_str_or_null(c->name));
 	sp_json_add(o, "access", sp_json_str_or_null(sp_access_name(c->access)));
 	sp_json_add(o, "path", sp_json_str_or_null(c->path));
@@ -76,7 +69,6 @@ static json_object *change_json(const void *items, size_t i)
 			sp_json_add(o, "before_mode", json_object_new_int((int)c->before_mode));
 		sp_json_add(o, "after_mode", json_object_new_int((int)c->after_mode));
 	}
-	return o;
 }
 
 char *sp_snapshot_to_json(const struct sp_snapshot *s)
@@ -93,7 +85,7 @@ char *sp_snapshot_to_json(const struct sp_snapshot *s)
 	sp_json_add(o, "created", sp_json_str_or_null(s->created));
 	sp_json_add(o, "tool_version", sp_json_str_or_null(s->tool_version));
 	sp_json_add(o, "profile", sp_json_str_or_null(s->profile));
-	arr = sp_json_array(s->changes, s->n, change_json);
+	arr = sp_json_objects(s->changes, s->n, sizeof(*s->changes), change_json);
 	if (arr) {
 		sp_json_add(o, "changes", arr);
 		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |

@@ -728,15 +728,8 @@ static int tune_revert(const struct sp_ctx *ctx, int argc, char **argv)
 	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
 }
 
-static const struct sp_cmd tune_cmds[] = {
-	{ "show", tune_show },
-	{ "check", tune_check },
-	{ "apply", tune_apply },
-	{ "revert", tune_revert },
-};
-
-int sp_cmd_tune(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "tune", tune_cmds, ARRAY_SIZE(tune_cmds), tune_usage,
-			       argc, argv);
-}
+SP_OBJECT_MAIN(tune, tune_usage,
+	       { "show", tune_show },
+	       { "check", tune_check },
+	       { "apply", tune_apply },
+	       { "revert", tune_revert })

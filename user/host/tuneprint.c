@@ -243,18 +243,14 @@ int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile
 	return 0;
 }
 
-static json_object *json_check_item(const void *items, size_t i)
+static void json_check_item(json_object *o, const void *item)
 {
-	const struct sp_check_item *it = (const struct sp_check_item *)items + i;
-	json_object *o = json_object_new_object();
+	const struct sp_check_item *it = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "name", json_object_new_string(it->name));
 	sp_json_add(o, "status", json_object_new_string(sp_check_status_str(it->status)));
 	sp_json_add(o, "detail", json_object_new_string(it->detail));
 	sp_json_add(o, "fix", sp_json_str_or_null(it->fix[0] ? it->fix : NULL));
-	return o;
 }
 
 int sp_print_checklist(const struct sp_checklist *l)
@@ -263,7 +259,8 @@ int sp_print_checklist(const struct sp_checklist *l)
 	FILE *f = sp_print_file();
 
 	if (sp_print_is_json())
-		return sp_print_json(sp_json_array(l->items, l->n, json_check_item));
+		return sp_print_json(sp_json_objects(l->items, l->n, sizeof(*l->items),
+						     json_check_item));
 	for (i = 0; i < l->n; i++)
 		if (strlen(l->items[i].name) > width)
 			width = strlen(l->items[i].name);

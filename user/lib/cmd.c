@@ -18,6 +18,18 @@ bool sp_help_requested(int argc, char **argv, const char *usage)
 	return true;
 }
 
+bool sp_no_more_args(const char *object, const char *usage, int max_args, int argc, char **argv,
+		     int *status)
+{
+	*status = SP_EXIT_OK;
+	if (sp_help_requested(argc, argv, usage))
+		return true;
+	if (argc <= max_args)
+		return false;
+	*status = sp_usage_error(object, "Unexpected argument '%s'", argv[max_args]);
+	return true;
+}
+
 int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
 		    const struct sp_cmd *cmds, size_t n_cmds, const char *usage,
 		    int argc, char **argv)

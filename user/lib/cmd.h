@@ -52,6 +52,14 @@ bool sp_is_help(const char *arg);
 bool sp_help_requested(int argc, char **argv, const char *usage);
 
 /*
+ * The start of a command that takes at most max_args words: prints USAGE for
+ * help, reports "Unexpected argument" for the first word past max_args. True
+ * when the command ends there, with *status its exit status.
+ */
+bool sp_no_more_args(const char *object, const char *usage, int max_args, int argc, char **argv,
+		     int *status);
+
+/*
  * Runs the command named by argv[0] (argv then starts after it), the default
  * command when argc == 0, or prints usage on stdout for help. An unknown
  * command is a usage error.
@@ -59,5 +67,18 @@ bool sp_help_requested(int argc, char **argv, const char *usage);
 int sp_cmd_dispatch(const struct sp_ctx *ctx, const char *object,
 		    const struct sp_cmd *cmds, size_t n_cmds, const char *usage,
 		    int argc, char **argv);
+
+/*
+ * Defines sp_cmd_<name>(), the object's entry: sp_cmd_dispatch() over the
+ * commands given as { "word", fn } rows, the first the default.
+ */
+#define SP_OBJECT_MAIN(name, usage, ...)						\
+	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv)		\
+	{										\
+		static const struct sp_cmd cmds[] = { __VA_ARGS__ };			\
+											\
+		return sp_cmd_dispatch(ctx, #name, cmds, sizeof(cmds) / sizeof(cmds[0]),	\
+				       usage, argc, argv);				\
+	}
 
 #endif

@@ -272,17 +272,32 @@ static const char *const lat_op_names[] = {
 	[SPARKPERF_LAT_OP_READ] = "read",
 };
 
-int sp_parse_lat_op(const char *s, uint8_t *op)
+const char *sp_enum_str(const char *const *names, size_t n, unsigned int v, const char *fallback)
 {
-	size_t i;
+	return v < n && names[v] ? names[v] : fallback;
+}
 
-	for (i = 0; s && i < ARRAY_SIZE(lat_op_names); i++) {
-		if (lat_op_names[i] && !strcmp(s, lat_op_names[i])) {
-			*op = (uint8_t)i;
+int sp_enum_parse(const char *const *names, size_t n, const char *s, unsigned int *v)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < n; i++) {
+		if (names[i] && !strcmp(s, names[i])) {
+			*v = i;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+int sp_parse_lat_op(const char *s, uint8_t *op)
+{
+	unsigned int v;
+	int ret = sp_enum_parse(lat_op_names, ARRAY_SIZE(lat_op_names), s, &v);
+
+	if (!ret)
+		*op = (uint8_t)v;
+	return ret;
 }
 
 int sp_parse_list(const char *s, struct sp_list *out)
@@ -578,131 +593,83 @@ char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len)
 	return buf;
 }
 
-#define NAME(table, i, fallback) \
-	((i) < ARRAY_SIZE(table) && (table)[i] ? (table)[i] : (fallback))
+/* Defines fn(v): the name of v in the rows given (designated initializers), fallback if none. */
+#define ENUM_STR(fn, fallback, ...)						\
+	const char *fn(unsigned int v)						\
+	{									\
+		static const char *const names[] = { __VA_ARGS__ };		\
+										\
+		return sp_enum_str(names, ARRAY_SIZE(names), v, fallback);	\
+	}
 
 const char *sp_lat_op_str(unsigned int op)
 {
-	return NAME(lat_op_names, op, "unknown");
+	return sp_enum_str(lat_op_names, ARRAY_SIZE(lat_op_names), op, "unknown");
 }
 
-const char *sp_counter_source_str(unsigned int src)
-{
-	static const char *const names[] = {
-		[SPARKPERF_SRC_NETDEV] = "netdev",
-		[SPARKPERF_SRC_ETHTOOL] = "ethtool",
-		[SPARKPERF_SRC_RDMA] = "rdma",
-	};
+ENUM_STR(sp_counter_source_str, "unknown",
+	 [SPARKPERF_SRC_NETDEV] = "netdev",
+	 [SPARKPERF_SRC_ETHTOOL] = "ethtool",
+	 [SPARKPERF_SRC_RDMA] = "rdma")
 
-	return NAME(names, src, "unknown");
-}
+ENUM_STR(sp_trace_state_str, "unknown",
+	 [SPARKPERF_TRACE_STATE_RUNNING] = "running",
+	 [SPARKPERF_TRACE_STATE_DONE] = "done",
+	 [SPARKPERF_TRACE_STATE_STOPPED] = "stopped",
+	 [SPARKPERF_TRACE_STATE_FAILED] = "failed")
 
-const char *sp_trace_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[SPARKPERF_TRACE_STATE_RUNNING] = "running",
-		[SPARKPERF_TRACE_STATE_DONE] = "done",
-		[SPARKPERF_TRACE_STATE_STOPPED] = "stopped",
-		[SPARKPERF_TRACE_STATE_FAILED] = "failed",
-	};
+ENUM_STR(sp_lat_state_str, "unknown",
+	 [SPARKPERF_LAT_STATE_CONNECTING] = "connecting",
+	 [SPARKPERF_LAT_STATE_RUNNING] = "running",
+	 [SPARKPERF_LAT_STATE_DONE] = "done",
+	 [SPARKPERF_LAT_STATE_STOPPED] = "stopped",
+	 [SPARKPERF_LAT_STATE_FAILED] = "failed")
 
-	return NAME(names, state, "unknown");
-}
+ENUM_STR(sp_port_state_str, "UNKNOWN",
+	 [SPARKPERF_PORT_NOP] = "NOP",
+	 [SPARKPERF_PORT_DOWN] = "DOWN",
+	 [SPARKPERF_PORT_INIT] = "INIT",
+	 [SPARKPERF_PORT_ARMED] = "ARMED",
+	 [SPARKPERF_PORT_ACTIVE] = "ACTIVE",
+	 [SPARKPERF_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER")
 
-const char *sp_lat_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[SPARKPERF_LAT_STATE_CONNECTING] = "connecting",
-		[SPARKPERF_LAT_STATE_RUNNING] = "running",
-		[SPARKPERF_LAT_STATE_DONE] = "done",
-		[SPARKPERF_LAT_STATE_STOPPED] = "stopped",
-		[SPARKPERF_LAT_STATE_FAILED] = "failed",
-	};
+ENUM_STR(sp_phys_state_str, "UNKNOWN",
+	 [SPARKPERF_PHYS_UNKNOWN] = "UNKNOWN",
+	 [SPARKPERF_PHYS_SLEEP] = "SLEEP",
+	 [SPARKPERF_PHYS_POLLING] = "POLLING",
+	 [SPARKPERF_PHYS_DISABLED] = "DISABLED",
+	 [SPARKPERF_PHYS_TRAINING] = "TRAINING",
+	 [SPARKPERF_PHYS_LINK_UP] = "LINK_UP",
+	 [SPARKPERF_PHYS_LINK_ERROR_RECOVERY] = "LINK_ERROR_RECOVERY",
+	 [SPARKPERF_PHYS_PHY_TEST] = "PHY_TEST")
 
-	return NAME(names, state, "unknown");
-}
+ENUM_STR(sp_link_layer_str, "Unknown",
+	 [SPARKPERF_LINK_LAYER_UNSPECIFIED] = "Unspecified",
+	 [SPARKPERF_LINK_LAYER_INFINIBAND] = "InfiniBand",
+	 [SPARKPERF_LINK_LAYER_ETHERNET] = "Ethernet")
 
-const char *sp_port_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[SPARKPERF_PORT_NOP] = "NOP",
-		[SPARKPERF_PORT_DOWN] = "DOWN",
-		[SPARKPERF_PORT_INIT] = "INIT",
-		[SPARKPERF_PORT_ARMED] = "ARMED",
-		[SPARKPERF_PORT_ACTIVE] = "ACTIVE",
-		[SPARKPERF_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
-	};
+ENUM_STR(sp_speed_str, NULL,
+	 [SPARKPERF_SPEED_UNKNOWN] = NULL,
+	 [SPARKPERF_SPEED_SDR] = "SDR",
+	 [SPARKPERF_SPEED_DDR] = "DDR",
+	 [SPARKPERF_SPEED_QDR] = "QDR",
+	 [SPARKPERF_SPEED_FDR10] = "FDR10",
+	 [SPARKPERF_SPEED_FDR] = "FDR",
+	 [SPARKPERF_SPEED_EDR] = "EDR",
+	 [SPARKPERF_SPEED_HDR] = "HDR",
+	 [SPARKPERF_SPEED_NDR] = "NDR",
+	 [SPARKPERF_SPEED_XDR] = "XDR")
 
-	return NAME(names, state, "UNKNOWN");
-}
+ENUM_STR(sp_gid_type_str, "unknown",
+	 [SPARKPERF_GID_TYPE_IB] = "IB",
+	 [SPARKPERF_GID_TYPE_ROCE_V1] = "RoCE v1",
+	 [SPARKPERF_GID_TYPE_ROCE_V2] = "RoCE v2")
 
-const char *sp_phys_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[SPARKPERF_PHYS_UNKNOWN] = "UNKNOWN",
-		[SPARKPERF_PHYS_SLEEP] = "SLEEP",
-		[SPARKPERF_PHYS_POLLING] = "POLLING",
-		[SPARKPERF_PHYS_DISABLED] = "DISABLED",
-		[SPARKPERF_PHYS_TRAINING] = "TRAINING",
-		[SPARKPERF_PHYS_LINK_UP] = "LINK_UP",
-		[SPARKPERF_PHYS_LINK_ERROR_RECOVERY] = "LINK_ERROR_RECOVERY",
-		[SPARKPERF_PHYS_PHY_TEST] = "PHY_TEST",
-	};
-
-	return NAME(names, state, "UNKNOWN");
-}
-
-const char *sp_link_layer_str(unsigned int ll)
-{
-	static const char *const names[] = {
-		[SPARKPERF_LINK_LAYER_UNSPECIFIED] = "Unspecified",
-		[SPARKPERF_LINK_LAYER_INFINIBAND] = "InfiniBand",
-		[SPARKPERF_LINK_LAYER_ETHERNET] = "Ethernet",
-	};
-
-	return NAME(names, ll, "Unknown");
-}
-
-const char *sp_speed_str(unsigned int speed)
-{
-	static const char *const names[] = {
-		[SPARKPERF_SPEED_UNKNOWN] = NULL,
-		[SPARKPERF_SPEED_SDR] = "SDR",
-		[SPARKPERF_SPEED_DDR] = "DDR",
-		[SPARKPERF_SPEED_QDR] = "QDR",
-		[SPARKPERF_SPEED_FDR10] = "FDR10",
-		[SPARKPERF_SPEED_FDR] = "FDR",
-		[SPARKPERF_SPEED_EDR] = "EDR",
-		[SPARKPERF_SPEED_HDR] = "HDR",
-		[SPARKPERF_SPEED_NDR] = "NDR",
-		[SPARKPERF_SPEED_XDR] = "XDR",
-	};
-
-	return NAME(names, speed, NULL);
-}
-
-const char *sp_gid_type_str(unsigned int type)
-{
-	static const char *const names[] = {
-		[SPARKPERF_GID_TYPE_IB] = "IB",
-		[SPARKPERF_GID_TYPE_ROCE_V1] = "RoCE v1",
-		[SPARKPERF_GID_TYPE_ROCE_V2] = "RoCE v2",
-	};
-
-	return NAME(names, type, "unknown");
-}
-
-const char *sp_operstate_str(unsigned int operstate)
-{
-	static const char *const names[] = {
-		[IF_OPER_UNKNOWN] = "unknown",
-		[IF_OPER_NOTPRESENT] = "notpresent",
-		[IF_OPER_DOWN] = "down",
-		[IF_OPER_LOWERLAYERDOWN] = "lowerlayerdown",
-		[IF_OPER_TESTING] = "testing",
-		[IF_OPER_DORMANT] = "dormant",
-		[IF_OPER_UP] = "up",
-	};
-
-	return NAME(names, operstate, "unknown");
-}
+ENUM_STR(sp_operstate_str, "unknown",
+	 [IF_OPER_UNKNOWN] = "unknown",
+	 [IF_OPER_NOTPRESENT] = "notpresent",
+	 [IF_OPER_DOWN] = "down",
+	 [IF_OPER_LOWERLAYERDOWN] = "lowerlayerdown",
+	 [IF_OPER_TESTING] = "testing",
+	 [IF_OPER_DORMANT] = "dormant",
+	 [IF_OPER_UP] = "up")

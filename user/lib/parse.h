@@ -74,6 +74,14 @@ struct sp_addr;
  */
 int sp_parse_addr(const char *s, struct sp_addr *out);
 
+/*
+ * Names of an enum's values: names[v] is v's name, NULL where v has none.
+ * sp_enum_str() gives fallback for a value without a name; sp_enum_parse()
+ * gives a name's value, -EINVAL for a name not in the table (or NULL).
+ */
+const char *sp_enum_str(const char *const *names, size_t n, unsigned int v, const char *fallback);
+int sp_enum_parse(const char *const *names, size_t n, const char *s, unsigned int *v);
+
 /* "write", "send", "read" to enum sparkperf_lat_op; -EINVAL otherwise. */
 int sp_parse_lat_op(const char *s, uint8_t *op);
 

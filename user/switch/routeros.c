@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/model.h"
+#include "lib/parse.h"
 #include "routeros.h"
 
 /* ---- framing ------------------------------------------------------------ */
@@ -243,22 +245,18 @@ void sp_ros_decoder_free(struct sp_ros_decoder *d)
 
 enum sp_ros_reply sp_ros_reply_type(const struct sp_ros_sentence *s)
 {
-	static const struct {
-		const char *word;
-		enum sp_ros_reply type;
-	} types[] = {
-		{ "!re", SP_ROS_RE },
-		{ "!done", SP_ROS_DONE },
-		{ "!trap", SP_ROS_TRAP },
-		{ "!fatal", SP_ROS_FATAL },
-		{ "!empty", SP_ROS_EMPTY },
+	static const char *const words[] = {
+		[SP_ROS_RE] = "!re",
+		[SP_ROS_DONE] = "!done",
+		[SP_ROS_TRAP] = "!trap",
+		[SP_ROS_FATAL] = "!fatal",
+		[SP_ROS_EMPTY] = "!empty",
 	};
-	size_t i;
+	unsigned int type;
 
-	for (i = 0; s->n && i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(s->words[0], types[i].word))
-			return types[i].type;
-	return SP_ROS_UNKNOWN;
+	if (!s->n || sp_enum_parse(words, sizeof(words) / sizeof(words[0]), s->words[0], &type))
+		return SP_ROS_UNKNOWN;
+	return (enum sp_ros_reply)type;
 }
 
 const char *sp_ros_attr(const struct sp_ros_sentence *s, const char *name)
@@ -344,11 +342,7 @@ int sp_ros_result_add(struct sp_ros_result *r, struct sp_ros_sentence *s)
 
 void sp_ros_result_free(struct sp_ros_result *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->n_rows; i++)
-		sp_ros_sentence_free(&r->rows[i]);
-	free(r->rows);
+	SP_ARRAY_RELEASE(r->rows, r->n_rows, sp_ros_sentence_free);
 	free(r->ret);
 	free(r->trap);
 	free(r->fatal);

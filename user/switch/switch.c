@@ -207,15 +207,8 @@ SWITCH_COMMAND(plan, CMD_PLAN)
 SWITCH_COMMAND(apply, CMD_APPLY)
 SWITCH_COMMAND(verify, CMD_VERIFY)
 
-static const struct sp_cmd switch_cmds[] = {
-	{ "show", switch_show },
-	{ "plan", switch_plan },
-	{ "apply", switch_apply },
-	{ "verify", switch_verify },
-};
-
-int sp_cmd_switch(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "switch", switch_cmds, ARRAY_SIZE(switch_cmds),
-			       switch_usage, argc, argv);
-}
+SP_OBJECT_MAIN(switch, switch_usage,
+	       { "show", switch_show },
+	       { "plan", switch_plan },
+	       { "apply", switch_apply },
+	       { "verify", switch_verify })

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/model.h"
 #include "switchplan.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -15,19 +16,13 @@
 static struct sp_sw_target *target_add(struct sp_sw_targets *t, const char *menu,
 				       const char *key, const char *key_value)
 {
-	struct sp_sw_target *v = realloc(t->v, (t->n + 1) * sizeof(*v)), *tg;
+	struct sp_sw_target tg = { .menu = menu, .key = key, .key_value = strdup(key_value) };
 
-	if (!v)
+	if (!tg.key_value || sp_array_add(&t->v, &t->n, &t->cap, sizeof(tg), &tg)) {
+		free(tg.key_value);
 		return NULL;
-	t->v = v;
-	tg = memset(&v[t->n], 0, sizeof(*tg));
-	tg->menu = menu;
-	tg->key = key;
-	tg->key_value = strdup(key_value);
-	if (!tg->key_value)
-		return NULL;
-	t->n++;
-	return tg;
+	}
+	return &t->v[t->n - 1];
 }
 
 static int target_set(struct sp_sw_target *tg, const char *name, const char *fmt, ...)
@@ -135,16 +130,18 @@ int sp_sw_targets_build(const struct sp_sw_desired *d, struct sp_sw_targets *t)
 	return ret;
 }
 
+static void target_free(struct sp_sw_target *tg)
+{
+	size_t i;
+
+	free(tg->key_value);
+	for (i = 0; i < tg->n; i++)
+		free(tg->set[i].value);
+}
+
 void sp_sw_targets_free(struct sp_sw_targets *t)
 {
-	size_t i, j;
-
-	for (i = 0; i < t->n; i++) {
-		free(t->v[i].key_value);
-		for (j = 0; j < t->v[i].n; j++)
-			free(t->v[i].set[j].value);
-	}
-	free(t->v);
+	SP_ARRAY_RELEASE(t->v, t->n, target_free);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -245,11 +242,7 @@ static void change_free(struct sp_sw_change *c)
 
 void sp_sw_plan_free(struct sp_sw_plan *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		change_free(&p->v[i]);
-	free(p->v);
+	SP_ARRAY_RELEASE(p->v, p->n, change_free);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -133,6 +133,7 @@ struct sp_sw_target {
 struct sp_sw_targets {
 	struct sp_sw_target *v;
 	size_t n;
+	size_t cap;
 };
 
 /*

@@ -12,17 +12,14 @@
 
 /* ---- pieces ------------------------------------------------------------- */
 
-static json_object *json_sw_info(const struct sp_sw_info *sw)
+static void json_sw_info(json_object *o, const void *item)
 {
-	json_object *obj = json_object_new_object();
+	const struct sp_sw_info *sw = item;
 
-	if (!obj)
-		return NULL;
-	sp_json_add(obj, "host", json_object_new_string(sw->host));
-	sp_json_add(obj, "port", json_object_new_int(sw->port));
-	sp_json_add(obj, "version", sp_json_str_or_null(sw->version));
-	sp_json_add(obj, "board", sp_json_str_or_null(sw->board));
-	return obj;
+	sp_json_add(o, "host", json_object_new_string(sw->host));
+	sp_json_add(o, "port", json_object_new_int(sw->port));
+	sp_json_add(o, "version", sp_json_str_or_null(sw->version));
+	sp_json_add(o, "board", sp_json_str_or_null(sw->board));
 }
 
 static void print_sw_info(const struct sp_sw_info *sw)
@@ -97,7 +94,7 @@ static json_object *json_sw_doc(const struct sp_sw_info *sw, const struct sp_sw_
 
 	if (!obj)
 		return NULL;
-	sp_json_add(obj, "switch", json_sw_info(sw));
+	sp_json_add(obj, "switch", sp_json_object(json_sw_info, sw));
 	sp_json_add(obj, "desired", json_sw_desired(d));
 	return obj;
 }
@@ -108,17 +105,13 @@ static const char *const sw_action_str[] = {
 	[SP_SW_REMOVE] = "remove",
 };
 
-static json_object *json_sw_diff(const void *items, size_t i)
+static void json_sw_diff(json_object *o, const void *item)
 {
-	const struct sp_sw_diff *d = (const struct sp_sw_diff *)items + i;
-	json_object *o = json_object_new_object();
+	const struct sp_sw_diff *d = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "name", json_object_new_string(d->name));
 	sp_json_add(o, "now", sp_json_str_or_null(d->from));
 	sp_json_add(o, "want", sp_json_str_or_null(d->to));
-	return o;
 }
 
 static json_object *json_sw_change(const void *items, size_t i)
@@ -127,7 +120,7 @@ static json_object *json_sw_change(const void *items, size_t i)
 	json_object *o = json_object_new_object(), *props;
 	char label[128];
 
-	props = sp_json_array(c->diffs, c->n, json_sw_diff);
+	props = sp_json_objects(c->diffs, c->n, sizeof(*c->diffs), json_sw_diff);
 	if (!o || !props) {
 		json_object_put(o);
 		json_object_put(props);
@@ -146,20 +139,16 @@ static json_object *json_sw_changes(const struct sp_sw_plan *p)
 	return sp_json_array(p->v, p->n, json_sw_change);
 }
 
-static json_object *json_sw_link(const void *items, size_t i)
+static void json_sw_link(json_object *o, const void *item)
 {
-	const struct sp_sw_link *l = (const struct sp_sw_link *)items + i;
-	json_object *o = json_object_new_object();
+	const struct sp_sw_link *l = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "port", json_object_new_string(l->port));
 	sp_json_add(o, "status", sp_json_str_or_null(l->status));
 	sp_json_add(o, "rate", sp_json_str_or_null(l->rate));
 	sp_json_add(o, "rate_bits_per_second", jsw_rate_bps(l->rate));
 	sp_json_add(o, "speed", json_object_new_string(l->speed));
 	sp_json_add(o, "ok", json_object_new_boolean(l->ok));
-	return o;
 }
 
 /* ---- switch show -------------------------------------------------------- */
@@ -174,7 +163,7 @@ int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_s
 	if (sp_print_is_json()) {
 		obj = json_object_new_object();
 		if (obj)
-			sp_json_add(obj, "switch", json_sw_info(sw));
+			sp_json_add(obj, "switch", sp_json_object(json_sw_info, sw));
 	} else {
 		print_sw_info(sw);
 	}
@@ -399,7 +388,7 @@ int sp_print_switch_verify(const struct sp_sw_info *sw, const struct sp_sw_desir
 		return -ENOMEM;
 	sp_json_add(obj, "as_desired", json_object_new_boolean(as_desired));
 	sp_json_add(obj, "differences", json_sw_changes(diff));
-	sp_json_add(obj, "links", sp_json_array(links, n_links, json_sw_link));
+	sp_json_add(obj, "links", sp_json_objects(links, n_links, sizeof(*links), json_sw_link));
 	return sp_print_json(obj);
 }
 
@@ -413,16 +402,12 @@ void sp_print_switch_step(const char *step, const char *detail)
 	fflush(sp_print_file());
 }
 
-static json_object *json_sw_step(const void *items, size_t i)
+static void json_sw_step(json_object *o, const void *item)
 {
-	const struct sp_sw_step *s = (const struct sp_sw_step *)items + i;
-	json_object *o = json_object_new_object();
+	const struct sp_sw_step *s = item;
 
-	if (!o)
-		return NULL;
 	sp_json_add(o, "step", json_object_new_string(s->step));
 	sp_json_add(o, "detail", sp_json_str_or_null(s->detail));
-	return o;
 }
 
 int sp_print_switch_apply(const struct sp_sw_apply_report *r)
@@ -439,7 +424,9 @@ int sp_print_switch_apply(const struct sp_sw_apply_report *r)
 	sp_json_add(obj, "error", sp_json_str_or_null(r->error));
 	sp_json_add(obj, "backup", sp_json_str_or_null(r->backup));
 	sp_json_add(obj, "switch_export", sp_json_str_or_null(r->export));
-	sp_json_add(obj, "steps", sp_json_array(r->steps, r->n_steps, json_sw_step));
-	sp_json_add(obj, "links", sp_json_array(r->links, r->n_links, json_sw_link));
+	sp_json_add(obj, "steps", sp_json_objects(r->steps, r->n_steps, sizeof(*r->steps),
+						    json_sw_step));
+	sp_json_add(obj, "links", sp_json_objects(r->links, r->n_links, sizeof(*r->links),
+						    json_sw_link));
 	return sp_print_json(obj);
 }

@@ -509,6 +509,26 @@ START_TEST(test_kv_flag)
 }
 END_TEST
 
+/* A table with a hole: value 1 has no name, value 3 is past the end. */
+START_TEST(test_enum_names)
+{
+	static const char *const names[] = { [0] = "zero", [2] = "two" };
+	unsigned int v = 7;
+
+	ck_assert_str_eq(sp_enum_str(names, ARRAY_SIZE(names), 0, "?"), "zero");
+	ck_assert_str_eq(sp_enum_str(names, ARRAY_SIZE(names), 1, "?"), "?");
+	ck_assert_str_eq(sp_enum_str(names, ARRAY_SIZE(names), 2, "?"), "two");
+	ck_assert_str_eq(sp_enum_str(names, ARRAY_SIZE(names), 3, "?"), "?");
+	ck_assert_ptr_null(sp_enum_str(names, ARRAY_SIZE(names), 1, NULL));
+
+	ck_assert_int_eq(sp_enum_parse(names, ARRAY_SIZE(names), "two", &v), 0);
+	ck_assert_uint_eq(v, 2);
+	ck_assert_int_eq(sp_enum_parse(names, ARRAY_SIZE(names), "one", &v), -EINVAL);
+	ck_assert_int_eq(sp_enum_parse(names, ARRAY_SIZE(names), NULL, &v), -EINVAL);
+	ck_assert_uint_eq(v, 2);
+}
+END_TEST
+
 static Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -531,6 +551,7 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_kv_duration_ms);
 	tcase_add_test(tc, test_kv_flag);
 	tcase_add_test(tc, test_addr);
+	tcase_add_test(tc, test_enum_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
