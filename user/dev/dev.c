@@ -27,12 +27,11 @@ static const char dev_usage[] =
 static int dev_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	const char *name = NULL;
+	int status;
 
 	(void)ctx;
-	if (sp_help_requested(argc, argv, dev_usage))
-		return SP_EXIT_OK;
-	if (argc > 1)
-		return sp_usage_error("dev", "Unexpected argument '%s'", argv[1]);
+	if (sp_no_more_args("dev", dev_usage, 1, argc, argv, &status))
+		return status;
 	if (argc == 1) {
 		if (!sp_dev_name_valid(argv[0]))
 			return sp_usage_error("dev", "Invalid device name: '%s'", argv[0]);
@@ -156,13 +155,6 @@ static int dev_monitor(const struct sp_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-static const struct sp_cmd dev_cmds[] = {
-	{ "show", dev_show },
-	{ "monitor", dev_monitor },
-};
-
-int sp_cmd_dev(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "dev", dev_cmds, ARRAY_SIZE(dev_cmds), dev_usage,
-			       argc, argv);
-}
+SP_OBJECT_MAIN(dev, dev_usage,
+	       { "show", dev_show },
+	       { "monitor", dev_monitor })

@@ -40,11 +40,11 @@ static int server_args(int argc, char **argv, struct sp_kv *kv, size_t n, bool *
 
 static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
+	int status;
+
 	(void)ctx;
-	if (sp_help_requested(argc, argv, server_usage))
-		return SP_EXIT_OK;
-	if (argc > 0)
-		return sp_usage_error("server", "Unexpected argument '%s'", argv[0]);
+	if (sp_no_more_args("server", server_usage, 0, argc, argv, &status))
+		return status;
 	return SP_SHOW("server", struct sp_server_list, list, nl, sp_nl_server_get(&nl, &list),
 		       sp_print_servers(list.servers, list.n), sp_server_list_free(&list));
 }
@@ -102,14 +102,7 @@ static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
 	return SP_EXIT_OK;
 }
 
-static const struct sp_cmd server_cmds[] = {
-	{ "show", server_show },
-	{ "start", server_start },
-	{ "stop", server_stop },
-};
-
-int sp_cmd_server(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "server", server_cmds, ARRAY_SIZE(server_cmds),
-			       server_usage, argc, argv);
-}
+SP_OBJECT_MAIN(server, server_usage,
+	       { "show", server_show },
+	       { "start", server_start },
+	       { "stop", server_stop })

@@ -112,10 +112,8 @@ static int by_id(const char *cmd, int argc, char **argv,
 	struct sp_nl nl;
 	int ret;
 
-	if (sp_help_requested(argc, argv, bw_usage))
-		return SP_EXIT_OK;
-	if (argc > 1)
-		return sp_usage_error("bw", "Unexpected argument '%s'", argv[1]);
+	if (sp_no_more_args("bw", bw_usage, 1, argc, argv, &ret))
+		return ret;
 	if (argc == 1 && sp_parse_u32(argv[0], 0, UINT32_MAX, &id))
 		return sp_usage_error("bw", "Invalid session id: '%s'", argv[0]);
 	ret = sp_nl_open(&nl);
@@ -647,13 +645,7 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	return sp_session_exit(rc, measured);
 }
 
-static const struct sp_cmd bw_cmds[] = {
-	{ "show", bw_show },
-	{ "run", bw_run },
-	{ "stop", bw_stop },
-};
-
-int sp_cmd_bw(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "bw", bw_cmds, ARRAY_SIZE(bw_cmds), bw_usage, argc, argv);
-}
+SP_OBJECT_MAIN(bw, bw_usage,
+	       { "show", bw_show },
+	       { "run", bw_run },
+	       { "stop", bw_stop })

@@ -54,11 +54,11 @@ static const char lat_usage[] =
 
 static int lat_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
+	int status;
+
 	(void)ctx;
-	if (sp_help_requested(argc, argv, lat_usage))
-		return SP_EXIT_OK;
-	if (argc > 0)
-		return sp_usage_error("lat", "Unexpected argument '%s'", argv[0]);
+	if (sp_no_more_args("lat", lat_usage, 0, argc, argv, &status))
+		return status;
 	return SP_SHOW("lat", struct sp_lat_list, list, nl, sp_nl_lat_list(&nl, &list),
 		       sp_print_lats(list.lats, list.n), sp_lat_list_free(&list));
 }
@@ -439,13 +439,6 @@ static int lat_run(const struct sp_ctx *ctx, int argc, char **argv)
 	return sp_session_exit(rc, measured);
 }
 
-static const struct sp_cmd lat_cmds[] = {
-	{ "show", lat_show },
-	{ "run", lat_run },
-};
-
-int sp_cmd_lat(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "lat", lat_cmds, ARRAY_SIZE(lat_cmds), lat_usage,
-			       argc, argv);
-}
+SP_OBJECT_MAIN(lat, lat_usage,
+	       { "show", lat_show },
+	       { "run", lat_run })

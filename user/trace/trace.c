@@ -130,11 +130,11 @@ static int print_traces(const struct sp_trace *traces, size_t n)
 
 static int trace_show(const struct sp_ctx *ctx, int argc, char **argv)
 {
+	int status;
+
 	(void)ctx;
-	if (sp_help_requested(argc, argv, trace_usage))
-		return SP_EXIT_OK;
-	if (argc > 0)
-		return sp_usage_error("trace", "Unexpected argument '%s'", argv[0]);
+	if (sp_no_more_args("trace", trace_usage, 0, argc, argv, &status))
+		return status;
 	return SP_SHOW("trace", struct sp_trace_list, list, nl, sp_nl_trace_list(&nl, &list),
 		       print_traces(list.traces, list.n), sp_trace_list_free(&list));
 }
@@ -442,14 +442,7 @@ out_args:
 	return rc;
 }
 
-static const struct sp_cmd trace_cmds[] = {
-	{ "show", trace_show },
-	{ "record", trace_record },
-	{ "stop", trace_stop },
-};
-
-int sp_cmd_trace(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	return sp_cmd_dispatch(ctx, "trace", trace_cmds, ARRAY_SIZE(trace_cmds), trace_usage,
-			       argc, argv);
-}
+SP_OBJECT_MAIN(trace, trace_usage,
+	       { "show", trace_show },
+	       { "record", trace_record },
+	       { "stop", trace_stop })
