@@ -38,16 +38,9 @@ static int server_args(int argc, char **argv, struct sp_kv *kv, size_t n, bool *
 	return SP_EXIT_OK;
 }
 
-static int server_show(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	int status;
-
-	(void)ctx;
-	if (sp_no_more_args("server", server_usage, 0, argc, argv, &status))
-		return status;
-	return SP_SHOW("server", struct sp_server_list, list, nl, sp_nl_server_get(&nl, &list),
-		       sp_print_servers(list.servers, list.n), sp_server_list_free(&list));
-}
+SP_SHOW_FUNC(server_show, "server", server_usage, struct sp_server_list,
+	     sp_nl_server_get(&nl, &list),
+	     sp_print_servers(list.servers, list.n), sp_server_list_free(&list))
 
 static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 {

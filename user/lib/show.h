@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "cmd.h"
 #include "err.h"
 #include "nl.h"
 
@@ -48,5 +49,21 @@
 /* A "show": list (of list_type) filled by get. */
 #define SP_SHOW(object, list_type, list, nl, get, print, release) \
 	SP_ASK(object, "show", list_type, list, nl, get, print, release)
+
+/*
+ * Defines fn, the command of a show without arguments (help, else a usage
+ * error for any word): SP_SHOW, whose get, print and release name the
+ * list as list and the socket as nl.
+ */
+#define SP_SHOW_FUNC(fn, object, usage, list_type, get, print, release)		\
+	static int fn(const struct sp_ctx *ctx, int argc, char **argv)		\
+	{									\
+		int status;							\
+										\
+		(void)ctx;							\
+		if (sp_no_more_args(object, usage, 0, argc, argv, &status))	\
+			return status;						\
+		return SP_SHOW(object, list_type, list, nl, get, print, release); \
+	}
 
 #endif

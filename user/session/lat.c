@@ -52,16 +52,9 @@ static const char lat_usage[] =
 
 /* ---- lat show ----------------------------------------------------------- */
 
-static int lat_show(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	int status;
-
-	(void)ctx;
-	if (sp_no_more_args("lat", lat_usage, 0, argc, argv, &status))
-		return status;
-	return SP_SHOW("lat", struct sp_lat_list, list, nl, sp_nl_lat_list(&nl, &list),
-		       sp_print_lats(list.lats, list.n), sp_lat_list_free(&list));
-}
+SP_SHOW_FUNC(lat_show, "lat", lat_usage, struct sp_lat_list,
+	     sp_nl_lat_list(&nl, &list),
+	     sp_print_lats(list.lats, list.n), sp_lat_list_free(&list))
 
 /* ---- lat run: arguments ------------------------------------------------- */
 

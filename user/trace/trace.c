@@ -128,16 +128,9 @@ static int print_traces(const struct sp_trace *traces, size_t n)
 	return 0;
 }
 
-static int trace_show(const struct sp_ctx *ctx, int argc, char **argv)
-{
-	int status;
-
-	(void)ctx;
-	if (sp_no_more_args("trace", trace_usage, 0, argc, argv, &status))
-		return status;
-	return SP_SHOW("trace", struct sp_trace_list, list, nl, sp_nl_trace_list(&nl, &list),
-		       print_traces(list.traces, list.n), sp_trace_list_free(&list));
-}
+SP_SHOW_FUNC(trace_show, "trace", trace_usage, struct sp_trace_list,
+	     sp_nl_trace_list(&nl, &list),
+	     print_traces(list.traces, list.n), sp_trace_list_free(&list))
 
 static int trace_stop(const struct sp_ctx *ctx, int argc, char **argv)
 {
