@@ -128,14 +128,11 @@ static int dev_monitor(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "count", .type = SP_KV_U32, .min = 1, .max = UINT32_MAX, .dst = &m.count },
 	};
 	struct sp_nl nl;
-	char err[256];
 	int ret, rc;
 
 	(void)ctx;
-	if (sp_help_requested(argc, argv, dev_usage))
-		return SP_EXIT_OK;
-	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error("dev", "%s", err);
+	if (sp_kv_args_end("dev", dev_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
+		return ret;
 
 	ret = sp_nl_open(&nl);
 	if (ret)

@@ -27,17 +27,6 @@ static const char server_usage[] =
 	"       PORT := 1..65535, default 18520\n"
 	"The default command is show; stop without an id stops every server.\n";
 
-/* Help (*done), or the arguments into kv: an exit status. */
-static int server_args(int argc, char **argv, struct sp_kv *kv, size_t n, bool *done)
-{
-	char err[256];
-
-	*done = sp_help_requested(argc, argv, server_usage);
-	if (!*done && sp_parse_kv(argc, argv, kv, n, err, sizeof(err)))
-		return sp_usage_error("server", "%s", err);
-	return SP_EXIT_OK;
-}
-
 SP_SHOW_FUNC(server_show, "server", server_usage, struct sp_server_list,
 	     sp_nl_server_get(&nl, &list),
 	     sp_print_servers(list.servers, list.n), sp_server_list_free(&list))
@@ -51,12 +40,10 @@ static int server_start(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "port", .type = SP_KV_U32, .min = 1, .max = 65535, .dst = &port },
 	};
 	struct sp_addr addr = { 0 };
-	bool done;
 	int ret;
 
 	(void)ctx;
-	ret = server_args(argc, argv, kv, ARRAY_SIZE(kv), &done);
-	if (ret || done)
+	if (sp_kv_args_end("server", server_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
 		return ret;
 	if (addr_s && strcmp(addr_s, "any") && sp_parse_addr(addr_s, &addr))
 		return sp_usage_error("server", "Invalid address: '%s' (an IPv4 or IPv6 address, "
@@ -74,12 +61,10 @@ static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "id", .type = SP_KV_U32, .min = 0, .max = UINT32_MAX, .dst = &id },
 	};
 	struct sp_nl nl;
-	bool done;
 	int ret;
 
 	(void)ctx;
-	ret = server_args(argc, argv, kv, ARRAY_SIZE(kv), &done);
-	if (ret || done)
+	if (sp_kv_args_end("server", server_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
 		return ret;
 
 	ret = sp_nl_open(&nl);

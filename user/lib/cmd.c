@@ -3,6 +3,7 @@
 
 #include "cmd.h"
 #include "err.h"
+#include "parse.h"
 #include "print.h"
 
 bool sp_is_help(const char *arg)
@@ -27,6 +28,20 @@ bool sp_no_more_args(const char *object, const char *usage, int max_args, int ar
 	if (argc <= max_args)
 		return false;
 	*status = sp_usage_error(object, "Unexpected argument '%s'", argv[max_args]);
+	return true;
+}
+
+bool sp_kv_args_end(const char *object, const char *usage, int argc, char **argv,
+		    struct sp_kv *kv, size_t n, int *status)
+{
+	char err[256];
+
+	*status = SP_EXIT_OK;
+	if (sp_help_requested(argc, argv, usage))
+		return true;
+	if (!sp_parse_kv(argc, argv, kv, n, err, sizeof(err)))
+		return false;
+	*status = sp_usage_error(object, "%s", err);
 	return true;
 }
 

@@ -60,6 +60,15 @@ bool sp_no_more_args(const char *object, const char *usage, int max_args, int ar
 		     int *status);
 
 /*
+ * The prologue of a command of keyword arguments: help, else kv filled from
+ * argv (a usage error says what is wrong). True when the command ends
+ * there, with *status its exit status.
+ */
+struct sp_kv;
+bool sp_kv_args_end(const char *object, const char *usage, int argc, char **argv,
+		    struct sp_kv *kv, size_t n, int *status);
+
+/*
  * Runs the command named by argv[0] (argv then starts after it), the default
  * command when argc == 0, or prints usage on stdout for help. An unknown
  * command is a usage error.

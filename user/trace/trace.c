@@ -140,14 +140,11 @@ static int trace_stop(const struct sp_ctx *ctx, int argc, char **argv)
 		  .dst = &id },
 	};
 	struct sp_nl nl;
-	char err[256];
 	int ret;
 
 	(void)ctx;
-	if (sp_help_requested(argc, argv, trace_usage))
-		return SP_EXIT_OK;
-	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error("trace", "%s", err);
+	if (sp_kv_args_end("trace", trace_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
+		return ret;
 	if (!kv[0].seen)
 		return sp_usage_error("trace", "Missing 'id ID'");
 	ret = sp_nl_open(&nl);

@@ -360,14 +360,11 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 	size_t n_pairs = 0, i, k;
 	struct sp_tracerun t;
 	struct sp_run r;
-	char err[256];
 	uint64_t ns;
 	int rc, ret;
 
-	if (sp_help_requested(argc, argv, watch_usage))
-		return SP_EXIT_OK;
-	if (sp_parse_kv(argc, argv, kv, ARRAY_SIZE(kv), err, sizeof(err)))
-		return sp_usage_error("watch", "%s", err);
+	if (sp_kv_args_end("watch", watch_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
+		return ret;
 	if (!dev)
 		return sp_usage_error("watch", "Missing 'dev DEV[,DEV...]'");
 	if (strcmp(scale, "link") && strcmp(scale, "peak"))
