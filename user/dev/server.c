@@ -60,24 +60,12 @@ static int server_stop(const struct sp_ctx *ctx, int argc, char **argv)
 	struct sp_kv kv[] = {
 		{ .key = "id", .type = SP_KV_U32, .min = 0, .max = UINT32_MAX, .dst = &id },
 	};
-	struct sp_nl nl;
 	int ret;
 
 	(void)ctx;
 	if (sp_kv_args_end("server", server_usage, argc, argv, kv, ARRAY_SIZE(kv), &ret))
 		return ret;
-
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("server", "stop", ret, &nl.err);
-	ret = sp_nl_server_stop(&nl, kv[0].seen, id);
-	if (ret) {
-		sp_report_nl_error(stderr, "server", "stop", ret, &nl.err);
-		sp_nl_close(&nl);
-		return SP_EXIT_ERROR;
-	}
-	sp_nl_close(&nl);
-	return SP_EXIT_OK;
+	return SP_REQUEST("server", "stop", nl, sp_nl_server_stop(&nl, kv[0].seen, id));
 }
 
 SP_OBJECT_MAIN(server, server_usage,

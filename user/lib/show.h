@@ -15,35 +15,47 @@
 #include "nl.h"
 
 /*
- * Declares answer (of answer_type) and nl, opens nl, runs ask (which fills
- * answer), closes nl, runs print and then release; errors go to stderr as
+ * Declares nl, opens it, runs ask, closes nl; errors go to stderr as
  * "OBJECT COMMAND: ..." (the module's extack for ask). Evaluates to an exit
  * status.
  */
-#define SP_ASK(object, command, answer_type, answer, nl, ask, print, release) \
-	({								\
-		answer_type answer;					\
-		struct sp_nl nl;					\
-		int ask_ret_ = sp_nl_open(&nl);				\
-									\
-		if (ask_ret_) {						\
-			ask_ret_ = sp_report_open_error(object, command, \
-							 ask_ret_, &nl.err); \
-		} else if ((ask_ret_ = (ask))) {			\
-			sp_report_nl_error(stderr, object, command, ask_ret_, \
-					   &nl.err);			\
-			sp_nl_close(&nl);				\
-			ask_ret_ = SP_EXIT_ERROR;			\
-		} else {						\
-			sp_nl_close(&nl);				\
-			ask_ret_ = (print);				\
-			release;					\
-			if (ask_ret_)					\
-				sp_report_nl_error(stderr, object, command, \
-						   ask_ret_, NULL);	\
-			ask_ret_ = ask_ret_ ? SP_EXIT_ERROR : SP_EXIT_OK; \
-		}							\
-		ask_ret_;						\
+#define SP_REQUEST(object, command, nl, ask)					\
+	({									\
+		struct sp_nl nl;						\
+		int req_ret_ = sp_nl_open(&nl);					\
+										\
+		if (req_ret_) {							\
+			req_ret_ = sp_report_open_error(object, command,	\
+							req_ret_, &nl.err);	\
+		} else {							\
+			req_ret_ = (ask);					\
+			if (req_ret_)						\
+				sp_report_nl_error(stderr, object, command,	\
+						   req_ret_, &nl.err);		\
+			sp_nl_close(&nl);					\
+			req_ret_ = req_ret_ ? SP_EXIT_ERROR : SP_EXIT_OK;	\
+		}								\
+		req_ret_;							\
+	})
+
+/*
+ * SP_REQUEST, whose ask fills answer (of answer_type), then print and
+ * release of the answer; a failed print is reported too.
+ */
+#define SP_ASK(object, command, answer_type, answer, nl, ask, print, release)	\
+	({									\
+		answer_type answer;						\
+		int ask_ret_ = SP_REQUEST(object, command, nl, ask);		\
+										\
+		if (ask_ret_ == SP_EXIT_OK) {					\
+			ask_ret_ = (print);					\
+			release;						\
+			if (ask_ret_)						\
+				sp_report_nl_error(stderr, object, command,	\
+						   ask_ret_, NULL);		\
+			ask_ret_ = ask_ret_ ? SP_EXIT_ERROR : SP_EXIT_OK;	\
+		}								\
+		ask_ret_;							\
 	})
 
 /* A "show": list (of list_type) filled by get. */

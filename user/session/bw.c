@@ -24,6 +24,7 @@
 #include "sessionnl.h"
 #include "sessrun.h"
 #include "lib/parse.h"
+#include "lib/show.h"
 #include "bwprint.h"
 #include "stats.h"
 #include "lib/tracerun.h"
@@ -109,21 +110,13 @@ static int by_id(const char *cmd, int argc, char **argv,
 		 int (*fn)(struct sp_nl *nl, bool has_id, uint32_t id))
 {
 	uint32_t id = 0;
-	struct sp_nl nl;
 	int ret;
 
 	if (sp_no_more_args("bw", bw_usage, 1, argc, argv, &ret))
 		return ret;
 	if (argc == 1 && sp_parse_u32(argv[0], 0, UINT32_MAX, &id))
 		return sp_usage_error("bw", "Invalid session id: '%s'", argv[0]);
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("bw", cmd, ret, &nl.err);
-	ret = fn(&nl, argc == 1, id);
-	if (ret)
-		sp_report_nl_error(stderr, "bw", cmd, ret, &nl.err);
-	sp_nl_close(&nl);
-	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
+	return SP_REQUEST("bw", cmd, nl, fn(&nl, argc == 1, id));
 }
 
 static int bw_show(const struct sp_ctx *ctx, int argc, char **argv)

@@ -139,7 +139,6 @@ static int trace_stop(const struct sp_ctx *ctx, int argc, char **argv)
 		{ .key = "id", .what = "trace id", .type = SP_KV_U32, .max = UINT32_MAX,
 		  .dst = &id },
 	};
-	struct sp_nl nl;
 	int ret;
 
 	(void)ctx;
@@ -147,14 +146,7 @@ static int trace_stop(const struct sp_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (!kv[0].seen)
 		return sp_usage_error("trace", "Missing 'id ID'");
-	ret = sp_nl_open(&nl);
-	if (ret)
-		return sp_report_open_error("trace", "stop", ret, &nl.err);
-	ret = sp_nl_trace_stop(&nl, id);
-	if (ret)
-		sp_report_nl_error(stderr, "trace", "stop", ret, &nl.err);
-	sp_nl_close(&nl);
-	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
+	return SP_REQUEST("trace", "stop", nl, sp_nl_trace_stop(&nl, id));
 }
 
 /* ---- trace record: arguments ------------------------------------------------- */
