@@ -15,19 +15,27 @@
 #include "lib/model.h"
 
 /*
+ * What every session's configuration begins with, as the kernel's LAT_RUN
+ * and BW_RUN share these attributes: the server, the device, the operation
+ * and the size (whose unit each configuration names).
+ */
+#define SP_SESSION_CONFIG_HEAD						\
+	struct sp_addr peer;						\
+	bool has_port;							\
+	uint16_t port;							\
+	bool has_dev;							\
+	char dev[SPARKPERF_DEV_NAME_MAX];				\
+	bool has_op;							\
+	uint8_t op;			/* enum sparkperf_lat_op */	\
+	bool has_size
+
+/*
  * A latency session's configuration. In a request, only the has_* fields
  * that are set are sent (the kernel applies its defaults to the others); in
  * a reply, they say which attributes the kernel echoed.
  */
 struct sp_lat_config {
-	struct sp_addr peer;
-	bool has_port;
-	uint16_t port;
-	bool has_dev;
-	char dev[SPARKPERF_DEV_NAME_MAX];
-	bool has_op;
-	uint8_t op;			/* enum sparkperf_lat_op */
-	bool has_size;
+	SP_SESSION_CONFIG_HEAD;
 	uint32_t size;			/* bytes */
 	bool has_iters;
 	uint64_t iters;
@@ -101,14 +109,7 @@ struct sp_lat_list {
  * true when the kernel echoed them.
  */
 struct sp_bw_config {
-	struct sp_addr peer;
-	bool has_port;
-	uint16_t port;
-	bool has_dev;
-	char dev[SPARKPERF_DEV_NAME_MAX];
-	bool has_op;
-	uint8_t op;			/* enum sparkperf_lat_op */
-	bool has_size;
+	SP_SESSION_CONFIG_HEAD;
 	uint32_t size;			/* bytes per message */
 	bool has_qps;
 	uint32_t qps;
