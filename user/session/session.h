@@ -30,6 +30,17 @@
 	bool has_size
 
 /*
+ * How every session stands (LAT_GET and BW_GET share these attributes): its
+ * state and, when it failed, why (sp_session_error() says it in words).
+ */
+#define SP_SESSION_STATUS						\
+	uint8_t state;			/* enum sparkperf_lat_state */	\
+	bool has_error;							\
+	int32_t error;			/* negative errno */		\
+	bool has_error_msg;						\
+	char error_msg[SP_LAT_ERRMSG_MAX]
+
+/*
  * A latency session's configuration. In a request, only the has_* fields
  * that are set are sent (the kernel applies its defaults to the others); in
  * a reply, they say which attributes the kernel echoed.
@@ -70,11 +81,7 @@ struct sp_interval {
 struct sp_lat {
 	uint32_t id;
 	struct sp_lat_config cfg;	/* cfg.dev, cfg.cpu: the device and CPU used */
-	uint8_t state;			/* enum sparkperf_lat_state */
-	bool has_error;
-	int32_t error;			/* negative errno */
-	bool has_error_msg;
-	char error_msg[SP_LAT_ERRMSG_MAX];
+	SP_SESSION_STATUS;
 	uint64_t warmup_done;
 	uint64_t count;
 	uint64_t elapsed_ns;
@@ -135,11 +142,7 @@ struct sp_bw_config {
 struct sp_bw {
 	uint32_t id;
 	struct sp_bw_config cfg;	/* cfg.dev: the device used */
-	uint8_t state;			/* enum sparkperf_lat_state */
-	bool has_error;
-	int32_t error;			/* negative errno */
-	bool has_error_msg;
-	char error_msg[SP_LAT_ERRMSG_MAX];
+	SP_SESSION_STATUS;
 	bool has_start;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC, first work request */
 	uint64_t elapsed_ns;		/* from then to the last completion */
