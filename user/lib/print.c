@@ -293,7 +293,7 @@ struct sp_rows *sp_rows_begin(void)
 }
 
 /* Closes the last record: JSON, into the array; text, blank missing cells. */
-static void list_close_record(struct sp_rows *l)
+static void rows_close_record(struct sp_rows *l)
 {
 	if (out.json) {
 		if (l->rec && json_object_array_add(l->arr, l->rec)) {
@@ -317,7 +317,7 @@ void sp_row(struct sp_rows *l)
 
 	if (!l || l->failed)
 		return;
-	list_close_record(l);
+	rows_close_record(l);
 	if (out.json) {
 		l->rec = json_object_new_object();
 		l->failed = !l->rec;
@@ -381,25 +381,35 @@ void sp_field_str(struct sp_rows *l, const char *key, const char *col, const cha
 	sp_field(l, key, col, sp_json_str_or_null(s), strdup(s ? s : "-"));
 }
 
+/* JSON: the rows' array, their last record closed; NULL if any of it failed. l is released. */
+static json_object *rows_take_array(struct sp_rows *l)
+{
+	json_object *arr = NULL;
+
+	if (!l)
+		return NULL;
+	if (!l->failed && l->rec)
+		rows_close_record(l);
+	if (!l->failed) {
+		arr = l->arr;
+	} else {
+		json_object_put(l->rec);
+		json_object_put(l->arr);
+	}
+	free(l);
+	return arr;
+}
+
 int sp_rows_end(struct sp_rows *l)
 {
 	int ret = 0;
 
+	if (out.json)
+		return sp_print_json(rows_take_array(l));
 	if (!l)
 		return -ENOMEM;
-	if (!l->failed && (l->rec || l->nrows))
-		list_close_record(l);
-	if (out.json) {
-		if (l->failed) {
-			json_object_put(l->rec);
-			json_object_put(l->arr);
-			ret = -ENOMEM;
-		} else {
-			ret = sp_print_json(l->arr);
-		}
-		free(l);
-		return ret;
-	}
+	if (!l->failed && l->nrows)
+		rows_close_record(l);
 	if (l->failed)
 		ret = -ENOMEM;
 	else if (l->nrows && l->ncols)
@@ -411,21 +421,13 @@ int sp_rows_end(struct sp_rows *l)
 
 int sp_rows_end_into(struct sp_rows *l, json_object *obj, const char *key)
 {
-	json_object *arr = NULL;
+	json_object *arr;
 
 	if (!out.json) {
 		json_object_put(obj);
 		return sp_rows_end(l);
 	}
-	if (l && !l->failed && l->rec)
-		list_close_record(l);
-	if (l && !l->failed) {
-		arr = l->arr;
-	} else if (l) {
-		json_object_put(l->rec);
-		json_object_put(l->arr);
-	}
-	free(l);
+	arr = rows_take_array(l);
 	if (!obj || !arr) {
 		json_object_put(obj);
 		json_object_put(arr);
