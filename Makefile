@@ -5,6 +5,7 @@
 #   make            module + CLI (module against KERNELDIR)
 #   make check      everything a contributor must pass (installs deps)
 #   make demo       two QEMU VMs as a virtual Spark pair
+#   make debug-check  the VM suite on a KASAN/lockdep/kmemleak kernel
 #
 # KERNELDIR selects the kernel headers for the module: by default those of
 # the running kernel, or Debian's packaged headers (the VM kernel) when the
@@ -131,6 +132,13 @@ check-all: check
 	$(MAKE) WERROR=1 vm-kmod vm-user KVER=7.3-arm64
 	KVER=7.3-arm64 scripts/vm-suite $(ARM64_SUITES)
 
+# The whole VM suite on a debug kernel built once from Debian's
+# linux-source-6.12 (scripts/debug-kernel: KASAN, lockdep, kmemleak,
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS): any report fails a boot. Outside make
+# check: the first build takes most of CI's hour on two cores.
+debug-check: deps
+	kver=$$(scripts/debug-kernel) && $(MAKE) WERROR=1 vm-check KVER=$$kver
+
 demo: deps
 	$(MAKE) vm-kmod vm-user
 	scripts/demo
@@ -151,5 +159,5 @@ clean:
 	rm -rf build
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
-	bench check check-all demo \
+	bench check check-all debug-check demo \
 	install dkms-install clean

@@ -6,7 +6,7 @@
 # function prints one reason per line on stdout and nothing when clean.
 
 # Kernel messages that mean the kernel is in trouble.
-SP_SPLAT_RE='BUG:|WARNING:|Oops|general protection|Call Trace|list_(add|del) corruption|refcount_t:|slab error|Poison overwritten|Redzone|INFO: task .* blocked|soft lockup|rcu_.* detected stall|UBSAN|KASAN|double free|kernel BUG|Kernel panic'
+SP_SPLAT_RE='BUG:|WARNING:|Oops|general protection|Call Trace|list_(add|del) corruption|refcount_t:|slab error|Poison overwritten|Redzone|INFO: task .* blocked|soft lockup|rcu_.* detected stall|UBSAN|KASAN|ODEBUG|double free|kernel BUG|Kernel panic'
 # Taint bits we accept: O (12, out-of-tree module) and E (13, unsigned module).
 SP_TAINT_OK=$(((1 << 12) | (1 << 13)))
 
@@ -61,4 +61,15 @@ sp_judge_balance() {
 			}
 			if (left > 5) printf "object leaked: ... %d more\n", left - 5
 		}'
+}
+
+# sp_judge_kmemleak REPORT-FILE: kmemleak's unreferenced objects (a debug
+# kernel's /sys/kernel/debug/kmemleak after a scan), with the first one's
+# backtrace frames, which name the allocator.
+sp_judge_kmemleak() {
+	local n first
+	n=$(grep -c '^unreferenced object' "$1")
+	((n)) || return 0
+	first=$(awk '/^unreferenced object/ { k++ } k == 1 && /\[<[0-9a-f]+>\]/ && f++ < 6 { sub(/.*\] /, ""); printf "%s ", $0 }' "$1")
+	echo "kmemleak: $n unreferenced object(s); first allocated at: ${first% }"
 }

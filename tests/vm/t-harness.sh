@@ -50,6 +50,22 @@ sp_ok "a clean log has no splat" || sp_diag "$out"
 out=$(sp_judge_splats "$tmp/dirty")
 grep -q 'WARNING: CPU: 0' <<<"$out" && grep -q 'list_del corruption' <<<"$out"
 sp_ok "WARNING and list corruption are splats" || sp_diag "$out"
+cat >"$tmp/leak" <<'LOG'
+unreferenced object 0xffff888004e1c000 (size 512):
+  comm "sparkperf-ctl", pid 231, jiffies 4294893216
+  hex dump (first 32 bytes):
+    00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................
+  backtrace (crc 5a2b1f09):
+    [<ffffffff8149d2a1>] __kmalloc_cache_noprof+0x2b1/0x3d0
+    [<ffffffffc0a1b3e2>] sp_session_alloc+0x52/0x3a0 [sparkperf]
+unreferenced object 0xffff888004e1d000 (size 64):
+  comm "sparkperf-ctl", pid 231, jiffies 4294893216
+LOG
+: >"$tmp/noleak"
+out=$(sp_judge_kmemleak "$tmp/leak")
+grep -q '^kmemleak: 2 unreferenced object(s); first allocated at: __kmalloc_cache_noprof+0x2b1/0x3d0 sp_session_alloc+0x52/0x3a0 \[sparkperf\]$' <<<"$out" &&
+	[[ -z "$(sp_judge_kmemleak "$tmp/noleak")" ]]
+sp_ok "kmemleak reports are counted and name the allocator" || sp_diag "$out"
 [[ -z "$(sp_judge_taint 12288)" && -n "$(sp_judge_taint $((12288 | 512)))" ]]
 sp_ok "taint O+E accepted, W rejected"
 [[ "$(sp_taint_flags 12800)" == "W(bit 9) O(bit 12) E(bit 13)" ]]
