@@ -135,7 +135,8 @@ check-all: check
 # The whole VM suite on a debug kernel built once from Debian's
 # linux-source-6.12 (scripts/debug-kernel: KASAN, lockdep, kmemleak,
 # DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS): any report fails a boot. Outside make
-# check: the first build takes most of CI's hour on two cores.
+# check: its first build takes about 20 minutes on two cores, and its checkers
+# slow the suite about threefold.
 debug-check: deps
 	kver=$$(scripts/debug-kernel) && $(MAKE) WERROR=1 vm-check KVER=$$kver
 
