@@ -136,7 +136,7 @@ check-all: check
 # linux-source-6.12 (scripts/debug-kernel: KASAN, lockdep, kmemleak,
 # DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS): any report fails a boot. Outside make
 # check: its first build takes about 20 minutes on two cores, and its checkers
-# slow the suite about threefold.
+# slow the suite several times over.
 debug-check: deps
 	kver=$$(scripts/debug-kernel) && $(MAKE) WERROR=1 vm-check KVER=$$kver
 
