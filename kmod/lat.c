@@ -443,10 +443,15 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 			ret = -EINTR;
 			break;
 		}
+		/*
+		 * A duration run ends on the first round trip that ends past
+		 * it, so the measured window (elapsed_ns) covers the whole
+		 * duration asked for, never a little less.
+		 */
 		if (!warm &&
 		    ((cfg->iters && measured >= cfg->iters) ||
 		     (duration_ns && measured &&
-		      ktime_get_ns() - lat->t0 >= duration_ns)))
+		      lat->elapsed_ns >= duration_ns)))
 			break;
 
 		ret = sp_reserve(rc);
