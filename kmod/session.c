@@ -687,27 +687,39 @@ int sp_session_run_doit(struct sk_buff *skb, struct genl_info *info)
 	const struct sp_session_type *t = sp_session_type_of(cmd);
 	struct sp_session *s;
 	struct sk_buff *reply;
+	struct nlattr *a_id;
 	void *hdr;
 	u32 id;
 	int ret;
 
-	s = sp_session_alloc(t, info);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	ret = sp_session_start(s, info, &id);
-	if (ret) {
-		sp_session_put(s);
-		return ret;
-	}
-
+	/*
+	 * The reply, with room for the id, before the session starts: once
+	 * started it runs and its owner's socket holds it, so the id must
+	 * reach that owner whatever allocation fails.
+	 */
 	reply = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!reply)
 		return -ENOMEM;
 	hdr = sp_genl_put(reply, info->snd_portid, info->snd_seq, 0, cmd);
-	if (!hdr || nla_put_u32(reply, t->a_id, id)) {
+	a_id = hdr ? nla_reserve(reply, t->a_id, sizeof(u32)) : NULL;
+	if (!a_id) {
 		nlmsg_free(reply);
 		return -EMSGSIZE;
 	}
+
+	s = sp_session_alloc(t, info);
+	if (IS_ERR(s)) {
+		nlmsg_free(reply);
+		return PTR_ERR(s);
+	}
+	ret = sp_session_start(s, info, &id);
+	if (ret) {
+		sp_session_put(s);
+		nlmsg_free(reply);
+		return ret;
+	}
+
+	*(u32 *)nla_data(a_id) = id;
 	genlmsg_end(reply, hdr);
 	return genlmsg_reply(reply, info);
 }

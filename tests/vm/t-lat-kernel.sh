@@ -193,6 +193,20 @@ sp_checks "$tmp/out"
 sp_test "a foreign rdma_cm client is rejected" \
 	sh -c "! timeout 20 ib_write_lat -R -p 18520 -d $SP_VM_RDMA_DEV $addr"
 
+# LAT_RUN's reply is allocated before the session starts, so a started
+# session's id always reaches its owner. Failing that allocation needs
+# fault injection the VM kernel lacks; the normal path is tested here.
+"$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:60000 -- \
+	lat-get --dump --decode >"$tmp/out"
+sp_check 1 "LAT_RUN answers with the id of the session it started" \
+	'.errno == 0 and .replies == 1 and .id > 0'
+sp_check 2 "... which runs, listed by LAT_GET" \
+	".errno == 0 and (.msgs | length) == 1 and .msgs[0].state <= 1
+		and .msgs[0].duration_ms == 60000"
+sp_checks "$tmp/out"
+sp_test "... and is its socket's: destroyed when the socket closes" \
+	sp_wait_for "balanced session" 15
+
 # The owner's socket closes: SIGKILL of the process that started a run.
 "$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:60000 --wait \
 	--running "$tmp/running1" >/dev/null &
