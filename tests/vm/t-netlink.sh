@@ -50,4 +50,61 @@ sp_test "INFO_GET takes no attributes: EINVAL" \
 	expect '.errno == 22' $INFO_GET "1:u32:1"
 sp_test "an event command sent as a request: EOPNOTSUPP" \
 	expect '.errno == 95' $DEV_NEW
+
+# The "progress" and "trace" groups need CAP_NET_ADMIN to join (nlraw.py's
+# --progress and --watch join them; a refusal is a PermissionError).
+# join GROUP...: nlraw.py joins each and exits 0
+join() {
+	for g in "$@"; do
+		"$nlraw" info "--$g" || return 1
+	done
+}
+# no_join GROUP...: as nobody, joining each is refused
+no_join() {
+	for g in "$@"; do
+		out=$(sp_as_nobody "$nlraw" info "--$g" 2>&1) && {
+			echo "nobody joined with --$g: $out"
+			return 1
+		}
+		echo "$out" | grep -q PermissionError || { echo "$out"; return 1; }
+	done
+}
+# groups_flags: the flags the loaded module guards the groups with
+groups_flags() {
+	dmesg | sed -n 's/.*sparkperf: multicast groups need flags \(0x[0-9a-f]*\)$/\1/p' |
+		tail -n 1
+}
+sp_test "the progress and trace groups: joined with CAP_NET_ADMIN" \
+	join progress watch
+sp_test "... refused without it" no_join progress watch
+flags_are() { [ "$(groups_flags)" = "$1" ]; }
+sp_test "... guarded by GENL_MCAST_CAP_NET_ADMIN (0x1) on this kernel" \
+	flags_are 0x1
+
+# Kernels without GENL_MCAST_CAP_NET_ADMIN: the test build of the module
+# takes compat.h's fallback, which must be the flag their genl_bind tests
+# (GENL_UNS_ADMIN_PERM, 0x10), not GENL_ADMIN_PERM (0x1, never tested
+# there). This kernel tests GENL_MCAST_CAP_NET_ADMIN, whose bit is that of
+# GENL_ADMIN_PERM, so joining shows nothing about the fallback here: the
+# check is of the flag, the joins are diagnostics.
+fallback=$SP_REPO/build/kmod-fallback/$(uname -r)/kmod/sparkperf.ko
+if [ -f "$fallback" ] && rmmod sparkperf && insmod "$fallback" dyndbg=+p; then
+	flags=$(groups_flags)
+	if [ "$flags" = 0x10 ]; then
+		sp_pass "fallback build: the groups need GENL_UNS_ADMIN_PERM (0x10)"
+	else
+		sp_fail "fallback build: the groups need GENL_UNS_ADMIN_PERM (0x10)" \
+			"they need ${flags:-nothing logged}"
+	fi
+	if no_join progress watch >/dev/null 2>&1; then
+		sp_diag "fallback build on $(uname -r): nobody refused"
+	else
+		sp_diag "fallback build on $(uname -r): nobody may join (this genl_bind ignores $flags)"
+	fi
+	rmmod sparkperf
+else
+	sp_fail "fallback build: loaded" "$fallback (make vm-kmod builds it)"
+fi
+[ -d /sys/module/sparkperf ] || modprobe sparkperf dyndbg=+p
+sp_test "the module built as usual is back" join progress
 sp_plan_done
