@@ -419,15 +419,20 @@ struct ib_device *sp_device_get(const char *name)
 	return ibdev;
 }
 
-/* Whether @ibdev is in the registry: its remove has not begun. */
+/*
+ * Whether @ibdev is in the registry: its remove has not begun. The entry is
+ * read under the lock: once it is dropped, sp_remove_one() may free it.
+ */
 bool sp_device_present(const struct ib_device *ibdev)
 {
 	struct sp_device *spdev;
+	bool present;
 
 	mutex_lock(&sp_devices_lock);
 	spdev = xa_load(&sp_devices, ibdev->index);
+	present = spdev && spdev->ibdev == ibdev;
 	mutex_unlock(&sp_devices_lock);
-	return spdev && spdev->ibdev == ibdev;
+	return present;
 }
 
 u32 sp_device_count(void)

@@ -170,6 +170,36 @@ kill "$monitor"
 wait "$monitor"
 sp_test "dev monitor saw it added, its port go down, and removed" events_seen
 
+# Device removal racing the lookups: rxe1 added and deleted in a loop
+# while trace starts on it (the registry's presence check), dev lists and
+# dev show run. The registry must end consistent and the kernel clean (a
+# use after free shows on the debug kernel's KASAN).
+removal_races_lookups() {
+	(
+		i=0
+		while [ $i -lt 30 ]; do
+			rdma link add rxe1 type rxe netdev spveth0 2>/dev/null
+			rdma link delete rxe1 2>/dev/null
+			i=$((i + 1))
+		done
+	) &
+	churn=$!
+	n=0
+	while kill -0 "$churn" 2>/dev/null; do
+		"$SP_REPO/tests/vm/nlraw.py" trace-start duration_ms:u32:50 \
+			--target rdma=rxe1 >/dev/null 2>&1
+		sparkperf-ctl -j dev >/dev/null 2>&1
+		sparkperf-ctl -j dev show rxe1 >/dev/null 2>&1
+		n=$((n + 1))
+	done
+	wait "$churn"
+	echo "# $n rounds of lookups during 30 adds and deletes"
+	[ "$n" -gt 0 ] && ! rdma link show rxe1/1 >/dev/null 2>&1 &&
+		sparkperf-ctl -j dev | jq -e '[.[] | select(.name == "rxe1")] |
+			length == 0' >/dev/null
+}
+sp_test "device removal racing trace start, dev and dev show" removal_races_lookups
+
 sp_test "an unprivileged user can list devices" unprivileged_lists
 sp_test "an unknown device name: one error line, exit 1" unknown_device_is_an_error
 sp_test "an over-long device name: one usage line, exit 2" overlong_name_is_an_error
