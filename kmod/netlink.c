@@ -292,7 +292,8 @@ int sp_nla_get_addr(const struct nlattr *attr, u16 port,
 	default:
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "address must be 4 (IPv4) or 16 (IPv6) bytes");
-		return -EINVAL;
+		/* A length inside the policy's range but not an address's. */
+		return -ERANGE;
 	}
 }
 

@@ -81,8 +81,8 @@ sp_check 5 "iterations and duration: EINVAL at DURATION_MS, with a message" \
 		.msg == "iterations and duration exclude each other"'
 sp_check 6 "no peer: EINVAL naming PEER as missing" '.errno == 22 and .miss_type == 3'
 sp_check 7 "a 3-byte address: ERANGE at PEER" '.errno == 34 and .offset == 20'
-sp_check 8 "a 5-byte address: EINVAL at PEER, with a message" \
-	'.errno == 22 and .offset == 20 and (.msg | test("4 .* or 16"))'
+sp_check 8 "a 5-byte address: ERANGE at PEER, with a message" \
+	'.errno == 34 and .offset == 20 and (.msg | test("4 .* or 16"))'
 sp_check 9 "an interval of 9 ms: ERANGE" '.errno == 34 and .offset == 28'
 sp_check 10 "too many samples: ERANGE" '.errno == 34 and .offset == 28'
 sp_check 11 "a CPU that does not exist: EINVAL at CPU, with a message" \

@@ -136,7 +136,8 @@
  * bytes, a 16-byte slot per kept sample, two histograms) is allocated before
  * it connects.
  *
- * Addresses are NLA_BINARY of 4 (IPv4) or 16 (IPv6) bytes, network order.
+ * Addresses are NLA_BINARY of 4 (IPv4) or 16 (IPv6) bytes, network order;
+ * any other length is refused with -ERANGE.
  *
  * SPARKPERF_CMD_SERVER_START
  * --------------------------
