@@ -21,6 +21,28 @@ void sp_hist_reset(struct sp_hist *hist)
 	hist->min = ~0ULL;
 }
 
+/*
+ * @to, zeroed, becomes a copy of @from: the buckets from its minimum's to
+ * its maximum's only, the others being zero, so that a copy under a lock
+ * costs what the run has spread over, not 35 KiB.
+ */
+void sp_hist_copy(struct sp_hist *to, const struct sp_hist *from)
+{
+	unsigned int first, last;
+
+	to->count = from->count;
+	to->min = from->min;
+	to->max = from->max;
+	to->sum = from->sum;
+	to->sumsq = from->sumsq;
+	if (!from->count)
+		return;
+	first = sp_hist_bucket(from->min);
+	last = sp_hist_bucket(from->max);
+	memcpy(&to->buckets[first], &from->buckets[first],
+	       (last - first + 1) * sizeof(from->buckets[0]));
+}
+
 __u64 sp_hist_bucket_low(unsigned int bucket)
 {
 	unsigned int shift;

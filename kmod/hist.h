@@ -53,6 +53,7 @@ static inline void sp_hist_add(struct sp_hist *hist, __u64 value)
 }
 
 void sp_hist_reset(struct sp_hist *hist);
+void sp_hist_copy(struct sp_hist *to, const struct sp_hist *from);
 __u64 sp_hist_bucket_low(unsigned int bucket);
 __u64 sp_hist_bucket_high(unsigned int bucket);
 __u64 sp_hist_percentile(const struct sp_hist *hist, __u64 num, __u64 den);

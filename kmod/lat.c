@@ -146,6 +146,7 @@ static int sp_lat_init(struct sp_session *s)
 	int node = s->node;
 
 	spin_lock_init(&lat->lock);
+	mutex_init(&lat->series_lock);
 	lat->cpu = -1;
 	lat->interval_done = sp_lat_interval_done;
 	s->links[0].rc.kind = SP_WIRE_LAT;
@@ -364,20 +365,25 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 	return ret;
 }
 
+/*
+ * The interval's histogram is the run's own, so its percentiles are
+ * computed unlocked; the series is shared with readers under series_lock,
+ * which the loop takes here only, between round trips.
+ */
 static void sp_interval_close(struct sp_lat *lat, u64 end_ns)
 {
 	struct sp_interval iv = { .end_ns = end_ns };
 
-	spin_lock(&lat->lock);
 	iv.count = lat->ihist->count;
 	if (iv.count) {
 		iv.p50_ns = sp_hist_percentile(lat->ihist, 50, 100);
 		iv.p99_ns = sp_hist_percentile(lat->ihist, 99, 100);
 		iv.max_ns = lat->ihist->max;
 	}
-	sp_series_add(&lat->series, &iv);
 	sp_hist_reset(lat->ihist);
-	spin_unlock(&lat->lock);
+	mutex_lock(&lat->series_lock);
+	sp_series_add(&lat->series, &iv);
+	mutex_unlock(&lat->series_lock);
 
 	if (lat->interval_done)
 		lat->interval_done(lat, &iv);
@@ -395,9 +401,9 @@ static void sp_record(struct sp_lat *lat, const struct sp_trip *t,
 		lat->iv_end += interval_ns;
 	}
 
+	sp_hist_add(lat->ihist, rtt);
 	spin_lock(&lat->lock);
 	sp_hist_add(lat->hist, rtt);
-	sp_hist_add(lat->ihist, rtt);
 	if (lat->cfg.samples_max) {
 		struct sp_lat_sample *s;
 
@@ -424,14 +430,17 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 	unsigned long switches, inside = 0;
 	u64 i, measured = 0;
 	struct sp_trip t;
+	u32 res;
 	int ret;
 
 	ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, SP_READY_TIMEOUT_MS);
 	if (ret)
 		return ret;
 
+	/* Measured spinning: outside the lock, which LAT_GET takes. */
+	res = sp_clock_res();
 	spin_lock(&lat->lock);
-	lat->clock_res_ns = sp_clock_res();
+	lat->clock_res_ns = res;
 	spin_unlock(&lat->lock);
 
 	/* Context switches between round trips: all, less those inside. */
@@ -731,38 +740,63 @@ static int sp_lat_fill_cfg(struct sk_buff *skb, const struct sp_lat_cfg *cfg)
 	return 0;
 }
 
-/* The configuration and the results so far; with @intervals the series. */
+/*
+ * The configuration and the results so far; with @intervals the series.
+ * Under lat->lock, which the loop takes after every round trip, only
+ * copies: the counters, and the histogram's buckets from its minimum's to
+ * its maximum's (the rest are zero). Percentiles and messages are built
+ * from the copy.
+ */
 static int sp_lat_fill(struct sk_buff *skb, struct sp_session *s,
 		       bool intervals)
 {
 	struct sp_lat *lat = &s->lat;
-	const struct sp_hist *h = lat->hist;
-	int ret = -EMSGSIZE;
+	u64 warmup_done, count, elapsed_ns, yields, rt_yields;
+	u32 clock_res_ns;
+	struct sp_hist *h;
+	int cpu, ret = -EMSGSIZE;
 
 	if (sp_lat_fill_cfg(skb, &lat->cfg))
 		return ret;
+	h = kvzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
 	spin_lock(&lat->lock);
-	if ((lat->cpu >= 0 && nla_put_u32(skb, SPARKPERF_A_LAT_CPU, lat->cpu)) ||
-	    sp_put_u64(skb, SPARKPERF_A_LAT_WARMUP_DONE, lat->warmup_done) ||
-	    sp_put_u64(skb, SPARKPERF_A_LAT_COUNT, lat->count) ||
-	    sp_put_u64(skb, SPARKPERF_A_LAT_ELAPSED_NS, lat->elapsed_ns) ||
-	    sp_put_u64(skb, SPARKPERF_A_LAT_YIELDS, lat->yields) ||
-	    sp_put_u64(skb, SPARKPERF_A_LAT_RT_YIELDS, lat->rt_yields) ||
-	    (lat->clock_res_ns &&
-	     nla_put_u32(skb, SPARKPERF_A_LAT_CLOCK_RES_NS,
-			 lat->clock_res_ns)) ||
+	cpu = lat->cpu;
+	warmup_done = lat->warmup_done;
+	count = lat->count;
+	elapsed_ns = lat->elapsed_ns;
+	yields = lat->yields;
+	rt_yields = lat->rt_yields;
+	clock_res_ns = lat->clock_res_ns;
+	sp_hist_copy(h, lat->hist);
+	spin_unlock(&lat->lock);
+
+	if ((cpu >= 0 && nla_put_u32(skb, SPARKPERF_A_LAT_CPU, cpu)) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_WARMUP_DONE, warmup_done) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_COUNT, count) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_ELAPSED_NS, elapsed_ns) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_YIELDS, yields) ||
+	    sp_put_u64(skb, SPARKPERF_A_LAT_RT_YIELDS, rt_yields) ||
+	    (clock_res_ns &&
+	     nla_put_u32(skb, SPARKPERF_A_LAT_CLOCK_RES_NS, clock_res_ns)) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_SUM_NS, h->sum) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_SUMSQ_HI, (u64)(h->sumsq >> 64)) ||
 	    sp_put_u64(skb, SPARKPERF_A_LAT_SUMSQ_LO, (u64)h->sumsq))
 		goto out;
 	if (h->count && sp_fill_percentiles(skb, h))
 		goto out;
-	if (intervals &&
-	    sp_series_fill(skb, SPARKPERF_A_LAT_INTERVALS, &lat->series))
-		goto out;
+	if (intervals) {
+		mutex_lock(&lat->series_lock);
+		ret = sp_series_fill(skb, SPARKPERF_A_LAT_INTERVALS,
+				     &lat->series);
+		mutex_unlock(&lat->series_lock);
+		if (ret)
+			goto out;
+	}
 	ret = 0;
 out:
-	spin_unlock(&lat->lock);
+	kvfree(h);
 	return ret;
 }
 

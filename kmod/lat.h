@@ -7,6 +7,7 @@
 #ifndef SP_LAT_H
 #define SP_LAT_H
 
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -72,13 +73,15 @@ struct sp_lat {
 	u64 rt_yields;
 	u32 clock_res_ns;
 	struct sp_hist *hist;		/* the whole run */
-	struct sp_hist *ihist;		/* the current interval */
 	struct sp_lat_sample *samples;	/* ring of cfg.samples_max */
+	/* Written at the end of an interval, read under @series_lock. */
+	struct mutex series_lock;
 	struct sp_series series;
 
 	/* The run's own state. */
 	u64 t0;				/* first measured start, ns */
 	u64 iv_end;			/* end of the current interval, ns */
+	struct sp_hist *ihist;		/* the current interval */
 };
 
 extern const struct sp_session_type sp_lat_type;

@@ -196,16 +196,40 @@ sp_test "a foreign rdma_cm client is rejected" \
 # LAT_RUN's reply is allocated before the session starts, so a started
 # session's id always reaches its owner. Failing that allocation needs
 # fault injection the VM kernel lacks; the normal path is tested here.
-"$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:60000 -- \
+"$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:60000 --hold 3 -- \
 	lat-get --dump --decode >"$tmp/out"
 sp_check 1 "LAT_RUN answers with the id of the session it started" \
 	'.errno == 0 and .replies == 1 and .id > 0'
 sp_check 2 "... which runs, listed by LAT_GET" \
-	".errno == 0 and (.msgs | length) == 1 and .msgs[0].state <= 1
+	".errno == 0 and (.msgs | length) == 1 and .msgs[0].state == 1
 		and .msgs[0].duration_ms == 60000"
 sp_checks "$tmp/out"
 sp_test "... and is its socket's: destroyed when the socket closes" \
 	sp_wait_for "balanced session" 15
+sp_test "... and the server ends the connection" \
+	sp_wait_for "balanced conn" 20
+
+# LAT_GET while a run runs: the results are copied under the lock the loop
+# takes after every round trip and computed outside it. The time the loop
+# waited is not visible under emulation; the copies must hold together.
+"$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:4000 interval_ms:u32:10 \
+	--running "$tmp/running0" --wait >"$tmp/bg" &
+bg=$!
+sp_wait_for "[ -e $tmp/running0 ]" 30
+set --
+for _ in $(seq 100); do
+	set -- "$@" lat-get --dump --decode --hold 0.02 --
+done
+"$nlraw" "$@" >"$tmp/gets"
+wait $bg
+sp_test "LAT_GET during a run: every answer's percentiles in order" \
+	jq -s -e '[.[] | .msgs[] | select(.count > 0) |
+		   .min_ns <= .p50_ns and .p50_ns <= .p90_ns and
+		   .p90_ns <= .p99_ns and .p99_ns <= .max_ns and
+		   .sum_ns >= .min_ns * .count] | length > 0 and all' "$tmp/gets"
+sp_test "... and the run's intervals add up" jq -e \
+	'.result.state == 2 and (.result.intervals | length) >= 300 and
+	 ([.result.intervals[].count] | add) == .result.count' "$tmp/bg"
 
 # The owner's socket closes: SIGKILL of the process that started a run.
 "$nlraw" lat-run peer:ip:"$addr" duration_ms:u32:60000 --wait \

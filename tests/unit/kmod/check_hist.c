@@ -106,6 +106,15 @@ START_TEST(test_percentiles)
 			max = v[i];
 	}
 	ck_assert_uint_eq(h->count, N_SAMPLES);
+	/* The copy of the used buckets into a zeroed one is the whole. */
+	{
+		struct sp_hist *c = calloc(1, sizeof(*c));
+
+		ck_assert_ptr_nonnull(c);
+		sp_hist_copy(c, h);
+		ck_assert(memcmp(c, h, sizeof(*c)) == 0);
+		free(c);
+	}
 	ck_assert_uint_eq(h->min, min);
 	ck_assert_uint_eq(h->max, max);
 	ck_assert_uint_eq(h->sum, sum);
