@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-mode: single
+# vm-timeout: 420
+#
+# Servers under stress: a storm of disconnections racing rmmod (the module
+# must wait for every connection's teardown before its text goes away), and
+# a connection request handled without delaying the host's rdma_cm: the
+# module's cm handler must not allocate, register or wait for seconds.
+# shellcheck source=tests/vm/lib.sh
+. "$SP_REPO/tests/vm/lib.sh"
+
+tmp=$(mktemp -d)
+addr=$SP_VM_ADDR
+tr=/sys/kernel/tracing
+
+sessions() { sparkperf-ctl -j bw show | jq length; }
+loaded() { [ -d /sys/module/sparkperf ]; }
+
+# Clients (bandwidth sessions of many QPs, latency sessions) killed at once,
+# rmmod right behind them: the server's connections disconnect while the
+# module unloads. Several rounds, the rmmod a little later each time.
+storm_round() {
+	local delay=$1 pids=() i
+	sparkperf-ctl server start >/dev/null || return 1
+	for i in 1 2 3 4; do
+		sparkperf-ctl bw run peer "$addr" qps 16 size 4096 duration 60 \
+			>/dev/null 2>&1 &
+		pids+=($!)
+	done
+	for i in 1 2 3 4; do
+		sparkperf-ctl lat run peer "$addr" duration 60 >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	sp_wait_for '[ "$(sessions)" = 4 ]' 60 || { kill -KILL "${pids[@]}"; return 1; }
+	sleep 1
+	kill -KILL "${pids[@]}"
+	sleep "$delay"
+	rmmod sparkperf || return 1
+	wait
+	! loaded && modprobe sparkperf dyndbg=+p
+}
+
+storm() {
+	local d
+	for d in 0 0.05 0.1 0.2 0.4; do
+		echo "round: rmmod ${d}s after the kill"
+		storm_round "$d" || return 1
+	done
+}
+
+# The longest call of the module's cm handler while sessions of 8 MiB (whose
+# registration is slowest) connect, by the function-graph tracer.
+handler_max_us() {
+	awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "us") { v = $i + 0;
+		if (v > m) m = v } } END { printf "%d\n", m }' "$tr/trace"
+}
+
+handler_quick() {
+	local max i
+	[ -w "$tr/set_ftrace_filter" ] || { echo "no tracefs"; return 1; }
+	sparkperf-ctl server start >/dev/null 2>&1
+	echo sp_server_cm_handler >"$tr/set_ftrace_filter" || return 1
+	echo function_graph >"$tr/current_tracer" && echo >"$tr/trace" &&
+		echo 1 >"$tr/tracing_on" || return 1
+	for i in 1 2 3; do
+		sparkperf-ctl lat run peer "$addr" size 8M iters 10 warmup 1 \
+			>/dev/null || { echo "lat run $i failed"; return 1; }
+		sparkperf-ctl bw run peer "$addr" size 8M qps 4 iters 4 \
+			>/dev/null || { echo "bw run $i failed"; return 1; }
+	done
+	echo 0 >"$tr/tracing_on"
+	max=$(handler_max_us)
+	grep -c 'sp_server_cm_handler' "$tr/trace" | sed 's/^/handler calls: /'
+	echo nop >"$tr/current_tracer"
+	echo >"$tr/set_ftrace_filter"
+	echo "longest cm handler call: $max us"
+	[ "$max" -gt 0 ] && [ "$max" -lt 20000 ]
+}
+
+# A second client connects while the first one's 8 MiB registration runs.
+second_connect() {
+	local t0 t1
+	sparkperf-ctl server start >/dev/null 2>&1
+	sparkperf-ctl bw run peer "$addr" size 8M qps 32 iters 1 >/dev/null 2>&1 &
+	local bg=$!
+	t0=$(date +%s%N)
+	sparkperf-ctl lat run peer "$addr" size 2 iters 10 warmup 1 >/dev/null ||
+		{ wait "$bg"; return 1; }
+	t1=$(date +%s%N)
+	wait "$bg"
+	echo "second connect and run: $(((t1 - t0) / 1000000)) ms"
+}
+
+sp_test "disconnect storm racing rmmod: module unloads, reloads" storm
+sp_test "cm handler calls under 20 ms while 8 MiB sessions connect" handler_quick
+sp_diag "$(second_connect 2>&1)"
+sp_test "server stop: every connection gone" \
+	bash -c 'sparkperf-ctl server stop && sparkperf-ctl -j server show | jq -e "length == 0"'
+
+rm -rf "$tmp"
+sp_plan_done
