@@ -23,6 +23,11 @@ static int __init sp_mod_init(void)
 	if (ret < 0)
 		return ret;
 
+	/* Its workqueue before the family can start a server. */
+	ret = sp_server_init();
+	if (ret < 0)
+		goto err_server;
+
 	/* The family next: the RDMA client announces devices on it. */
 	ret = sp_genl_init();
 	if (ret < 0)
@@ -44,6 +49,8 @@ err_session:
 err_device:
 	sp_genl_uninit();
 err_genl:
+	sp_server_uninit();
+err_server:
 	sp_trace_uninit();
 	return ret;
 }
@@ -51,7 +58,8 @@ err_genl:
 /*
  * Traces, sessions and servers go first, while the family they report on
  * still exists; each refuses new objects before it tears down the old
- * ones.
+ * ones. Servers return once every connection's teardown has run (their
+ * cm handlers, work and threads are module text).
  */
 static void __exit sp_mod_exit(void)
 {

@@ -8,15 +8,18 @@
  * started them and live until SERVER_STOP or rmmod.
  *
  * Lifetimes. A served connection ("conn") lives in the sp_conns registry
- * from its accept on. Whoever takes it out of the registry owns its end:
- *
- *  - its cm handler, on disconnection, device removal or a failed
- *    connection: it stops the thread, frees the QP, CQ, MRs and PD and
- *    returns non-zero, so the cm destroys the id;
- *  - a stopper (SERVER_STOP, rmmod): under the id's handler lock it stops
- *    the thread and frees the resources, then destroys the id. A handler
- *    that finds its conn already taken frees the resources (device
- *    removal needs that before it returns) and returns 0.
+ * from its connection request until it is freed. Its cm handler only
+ * records events and queues the conn's work on sp_server_wq: the ib_cm
+ * workqueue runs one event at a time for every rdma_cm user of the host
+ * (NVMe-oF, NFS/RDMA, our own sessions), so allocation, DMA mapping,
+ * registration and the accept run in that work instead, and so does the
+ * end: the work alone stops the thread, frees the QP, CQ, MRs and PD and
+ * destroys the id. A stopper (SERVER_STOP, rmmod) queues a stop and waits
+ * until the conns are freed; rmmod then destroys sp_server_wq, which waits
+ * for the last work, so no handler, work or thread of a conn runs once
+ * the module's text is gone. Device removal waits for the id's
+ * destruction, so the work may free the verbs resources after the handler
+ * returned.
  *
  * A server is in the sp_servers registry while it listens; taking it out
  * (stopper, or its listener's device removal) decides who ends the
@@ -29,6 +32,9 @@
 #include <linux/mutex.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <rdma/ib_cm.h>
@@ -66,15 +72,38 @@ struct sp_server {
 	bool stopping;
 };
 
+/* sp_conn.events: what the cm handler or a stopper asked of the work. */
+enum {
+	SP_CONN_EV_ESTABLISHED = 0x1,
+	SP_CONN_EV_END = 0x2,		/* disconnected, removed, failed */
+	SP_CONN_EV_STOP = 0x4,		/* SERVER_STOP or rmmod */
+};
+
+/* Where the work stands; only the work reads and writes it. */
+enum sp_conn_state {
+	SP_CONN_NEW,			/* requested, not answered yet */
+	SP_CONN_ACCEPTED,
+	SP_CONN_RUNNING,		/* registered, served */
+	SP_CONN_FAILED,			/* rejected or failed: end it */
+	SP_CONN_DONE,			/* ended; a last run frees it */
+};
+
 struct sp_conn {
 	enum sp_cm_kind kind;		/* first: the cm handler's context */
-	struct list_head claim;
 	u32 id;
 	struct sp_server *server;
+	struct rdma_cm_id *cm_id;
 	struct sp_rconn rc;
 	struct task_struct *thread;
 	int cpu;
-	bool dead;			/* ended: ignore later events */
+	struct work_struct work;
+	spinlock_t lock;		/* events, closed */
+	unsigned int events;		/* SP_CONN_EV_* not yet seen */
+	bool closed;			/* id destroyed: queue nothing more */
+	enum sp_conn_state state;
+	struct sp_wire_hello hello;
+	u8 initiator_depth;		/* the request's */
+	u8 responder_resources;
 };
 
 struct sp_server_dump_ctx {
@@ -90,6 +119,10 @@ static bool sp_servers_closed;
 static DEFINE_XARRAY_ALLOC(sp_conns);
 static DEFINE_MUTEX(sp_conns_lock);
 static u32 sp_conns_next;
+static atomic_t sp_conns_alive;
+/* Woken when a conn is freed. */
+static DECLARE_WAIT_QUEUE_HEAD(sp_conns_gone);
+static struct workqueue_struct *sp_server_wq;
 
 static void sp_server_release(struct kref *ref)
 {
@@ -115,15 +148,45 @@ static void sp_conn_teardown(struct sp_conn *conn)
 	sp_rconn_destroy(&conn->rc);
 }
 
-/* After teardown, with the id destroyed or about to be. */
+/* After teardown, with the id destroyed: out of the registry, freed. */
 static void sp_conn_free(struct sp_conn *conn)
 {
+	struct sp_server *server = conn->server;
+
 	pr_debug("conn %u destroyed\n", conn->id);
-	atomic_dec(&conn->server->active);
-	sp_server_put(conn->server);
+	mutex_lock(&sp_conns_lock);
+	xa_erase(&sp_conns, conn->id);
+	mutex_unlock(&sp_conns_lock);
 	sp_buf_free(&conn->rc.rbuf);
 	sp_buf_free(&conn->rc.sbuf);
 	kfree(conn);
+	atomic_dec(&server->active);
+	atomic_dec(&sp_conns_alive);
+	sp_server_put(server);
+	wake_up_all(&sp_conns_gone);
+}
+
+/* Records @ev for the work and queues it, unless the conn has ended. */
+static void sp_conn_queue(struct sp_conn *conn, unsigned int ev)
+{
+	spin_lock(&conn->lock);
+	if (!conn->closed) {
+		conn->events |= ev;
+		queue_work(sp_server_wq, &conn->work);
+	}
+	spin_unlock(&conn->lock);
+}
+
+static unsigned int sp_conn_events(struct sp_conn *conn, bool clear)
+{
+	unsigned int ev;
+
+	spin_lock(&conn->lock);
+	ev = conn->events;
+	if (clear)
+		conn->events = 0;
+	spin_unlock(&conn->lock);
+	return ev;
 }
 
 static int sp_conn_thread(void *arg)
@@ -153,14 +216,6 @@ static int sp_conn_reject(struct rdma_cm_id *id, int err, const char *reason)
 	sp_wire_reject(&rej, err, reason);
 	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 	return 1;
-}
-
-static void sp_conn_discard(struct sp_conn *conn)
-{
-	sp_rconn_destroy(&conn->rc);
-	sp_buf_free(&conn->rc.rbuf);
-	sp_buf_free(&conn->rc.sbuf);
-	kfree(conn);
 }
 
 /* A new conn's buffers, QP and MRs; on failure conn->rc.msg says why. */
@@ -193,8 +248,7 @@ static int sp_conn_setup(struct sp_conn *conn, struct rdma_cm_id *id,
 	return 0;
 }
 
-static int sp_conn_accept(struct sp_conn *conn, struct rdma_cm_id *id,
-			  struct rdma_cm_event *ev)
+static int sp_conn_accept(struct sp_conn *conn, struct rdma_cm_id *id)
 {
 	const struct ib_device_attr *attrs = &id->device->attrs;
 	struct rdma_conn_param param;
@@ -202,13 +256,52 @@ static int sp_conn_accept(struct sp_conn *conn, struct rdma_cm_id *id,
 
 	sp_wire_hello(&reply, &conn->rc);
 	sp_rconn_conn_param(&param, &conn->rc, &reply, sizeof(reply));
-	param.responder_resources = min_t(int, ev->param.conn.initiator_depth,
+	param.responder_resources = min_t(int, conn->initiator_depth,
 					  attrs->max_qp_rd_atom);
-	param.initiator_depth = min_t(int, ev->param.conn.responder_resources,
+	param.initiator_depth = min_t(int, conn->responder_resources,
 				      attrs->max_qp_init_rd_atom);
 	return rdma_accept(id, &param);
 }
 
+/*
+ * The work's answer to the request: the conn's resources, then accept or
+ * reject. Both under the id's handler lock, as rdma_accept() wants outside
+ * a handler; an end or stop recorded meanwhile turns it into a reject.
+ */
+static void sp_conn_answer(struct sp_conn *conn)
+{
+	struct rdma_cm_id *id = conn->cm_id;
+	unsigned int ev;
+	int ret;
+
+	ret = sp_conn_setup(conn, id, &conn->hello);
+	rdma_lock_handler(id);
+	ev = sp_conn_events(conn, false);
+	if (ev & (SP_CONN_EV_END | SP_CONN_EV_STOP)) {
+		sp_conn_reject(id, -ESHUTDOWN, "server stopping");
+		ret = -ESHUTDOWN;
+	} else if (ret) {
+		sp_conn_reject(id, ret, conn->rc.msg);
+	} else {
+		/* On failure it has sent a reject itself. */
+		ret = sp_conn_accept(conn, id);
+	}
+	rdma_unlock_handler(id);
+	if (ret) {
+		pr_debug("conn %u refused: %d\n", conn->id, ret);
+		conn->state = SP_CONN_FAILED;
+		return;
+	}
+	conn->state = SP_CONN_ACCEPTED;
+	atomic64_inc(&conn->server->served);
+}
+
+static void sp_conn_work(struct work_struct *work);
+
+/*
+ * In the ib_cm workqueue: only what must be decided now (the hello, the
+ * server's state) and the conn's registration; the work does the rest.
+ */
 static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 			   struct rdma_cm_event *ev)
 {
@@ -238,7 +331,13 @@ static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 	}
 	conn->kind = SP_CM_CONN;
 	conn->server = server;
+	conn->cm_id = id;
 	conn->cpu = -1;
+	INIT_WORK(&conn->work, sp_conn_work);
+	spin_lock_init(&conn->lock);
+	conn->hello = hello;
+	conn->initiator_depth = ev->param.conn.initiator_depth;
+	conn->responder_resources = ev->param.conn.responder_resources;
 	conn->rc.kind = hello.kind;
 	conn->rc.op = hello.op;
 	conn->rc.wflags = hello.flags;
@@ -246,34 +345,22 @@ static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 	conn->rc.signal = be32_to_cpu(hello.signal);
 	conn->rc.server = true;
 
-	ret = sp_conn_setup(conn, id, &hello);
-	if (ret)
-		sp_conn_reject(id, ret, conn->rc.msg);
-	else
-		/* On failure it has sent a reject itself. */
-		ret = sp_conn_accept(conn, id, ev);
-	if (ret) {
-		sp_conn_discard(conn);
-		atomic_dec(&server->active);
-		return 1;
-	}
-
-	kref_get(&server->ref);
-	id->context = conn;
 	mutex_lock(&sp_conns_lock);
 	ret = xa_alloc_cyclic(&sp_conns, &conn->id, conn, XA_LIMIT(1, U32_MAX),
 			      &sp_conns_next, GFP_KERNEL);
-	if (ret >= 0)
+	if (ret >= 0) {
+		kref_get(&server->ref);
+		atomic_inc(&sp_conns_alive);
 		pr_debug("conn %u created\n", conn->id);
+	}
 	mutex_unlock(&sp_conns_lock);
 	if (ret < 0) {
-		rdma_disconnect(id);
-		sp_conn_discard(conn);
+		kfree(conn);
 		atomic_dec(&server->active);
-		sp_server_put(server);
-		return 1;
+		return sp_conn_reject(id, -ENOMEM, "server out of memory");
 	}
-	atomic64_inc(&server->served);
+	id->context = conn;
+	sp_conn_queue(conn, 0);
 	return 0;
 }
 
@@ -305,6 +392,7 @@ static void sp_conn_established(struct sp_conn *conn)
 {
 	int ret;
 
+	conn->state = SP_CONN_RUNNING;
 	ret = sp_rconn_register(&conn->rc);
 	if (!ret) {
 		/* A latency read needs no thread; everything else does. */
@@ -316,48 +404,81 @@ static void sp_conn_established(struct sp_conn *conn)
 	}
 	if (ret) {
 		pr_debug("conn %u: %s\n", conn->id, conn->rc.msg);
-		rdma_disconnect(conn->rc.id);
+		/* The disconnection ends the conn. */
+		rdma_disconnect(conn->cm_id);
 	}
 }
 
-/* See the top of the file. Non-zero: the cm destroys the id. */
-static int sp_conn_end(struct sp_conn *conn)
+/*
+ * The end, in the work: thread, resources, id. Destroying the id waits for
+ * a handler in progress and stops every later one; a handler may have
+ * queued the work again before, then that run frees the conn.
+ */
+static void sp_conn_finish(struct sp_conn *conn)
 {
-	bool owner;
+	bool pending;
 
-	mutex_lock(&sp_conns_lock);
-	owner = xa_load(&sp_conns, conn->id) == conn;
-	if (owner)
-		xa_erase(&sp_conns, conn->id);
-	mutex_unlock(&sp_conns_lock);
-
+	if (conn->state == SP_CONN_ACCEPTED || conn->state == SP_CONN_RUNNING)
+		rdma_disconnect(conn->cm_id);
 	sp_conn_teardown(conn);
-	if (!owner)
-		return 0;
-	sp_conn_free(conn);
-	return 1;
+	rdma_destroy_id(conn->cm_id);
+	spin_lock(&conn->lock);
+	conn->closed = true;
+	conn->state = SP_CONN_DONE;
+	pending = work_pending(&conn->work);
+	spin_unlock(&conn->lock);
+	if (!pending)
+		sp_conn_free(conn);
 }
 
+static void sp_conn_work(struct work_struct *work)
+{
+	struct sp_conn *conn = container_of(work, struct sp_conn, work);
+	unsigned int ev;
+
+	if (conn->state == SP_CONN_DONE) {
+		sp_conn_free(conn);
+		return;
+	}
+	ev = sp_conn_events(conn, true);
+	if (ev & (SP_CONN_EV_END | SP_CONN_EV_STOP)) {
+		sp_conn_finish(conn);
+		return;
+	}
+	if (conn->state == SP_CONN_NEW)
+		sp_conn_answer(conn);
+	else if (conn->state == SP_CONN_ACCEPTED &&
+		 (ev & SP_CONN_EV_ESTABLISHED))
+		sp_conn_established(conn);
+	if (conn->state == SP_CONN_FAILED)
+		sp_conn_finish(conn);
+}
+
+/* Under the id's handler lock: record, queue, return at once. */
 static int sp_conn_event(struct sp_conn *conn, struct rdma_cm_event *ev)
 {
-	if (conn->dead)
-		return 0;
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		sp_conn_established(conn);
-		return 0;
+		sp_conn_queue(conn, SP_CONN_EV_ESTABLISHED);
+		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		set_bit(SP_RC_PEER_GONE, &conn->rc.flags);
-		fallthrough;
+		sp_conn_queue(conn, SP_CONN_EV_END);
+		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		set_bit(SP_RC_ABORT, &conn->rc.flags);
+		fallthrough;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
-		return sp_conn_end(conn);
+		sp_conn_queue(conn, SP_CONN_EV_END);
+		break;
 	default:
-		return 0;
+		break;
 	}
+	/* The work destroys the id, never the cm. */
+	return 0;
 }
 
 /* A listener bound to a device that goes away ends its server. */
@@ -398,42 +519,26 @@ static int sp_server_cm_handler(struct rdma_cm_id *id,
 	return sp_conn_event(id->context, ev);
 }
 
-/* A conn out of the registry, ended from outside its handler. */
-static void sp_conn_stop(struct sp_conn *conn)
-{
-	struct rdma_cm_id *id = conn->rc.id;
-
-	rdma_lock_handler(id);
-	if (!conn->dead) {
-		rdma_disconnect(id);
-		sp_conn_teardown(conn);
-		conn->dead = true;
-	}
-	rdma_unlock_handler(id);
-	rdma_destroy_id(id);
-	sp_conn_free(conn);
-}
-
-/* Ends the conns of @server, or all when NULL. */
+/* Ends the conns of @server, or all when NULL, and waits until freed. */
 static void sp_conns_stop(struct sp_server *server)
 {
-	struct sp_conn *conn, *tmp;
+	struct sp_conn *conn;
 	unsigned long index;
-	LIST_HEAD(list);
 
 	mutex_lock(&sp_conns_lock);
 	xa_for_each(&sp_conns, index, conn) {
 		if (server && conn->server != server)
 			continue;
-		xa_erase(&sp_conns, index);
-		list_add_tail(&conn->claim, &list);
+		/* A registration or data path in progress gives up. */
+		set_bit(SP_RC_STOP, &conn->rc.flags);
+		sp_conn_queue(conn, SP_CONN_EV_STOP);
 	}
 	mutex_unlock(&sp_conns_lock);
 
-	list_for_each_entry_safe(conn, tmp, &list, claim) {
-		list_del(&conn->claim);
-		sp_conn_stop(conn);
-	}
+	if (server)
+		wait_event(sp_conns_gone, !atomic_read(&server->active));
+	else
+		wait_event(sp_conns_gone, !atomic_read(&sp_conns_alive));
 }
 
 /* A server out of the registry: its listener, then its conns. */
@@ -701,4 +806,13 @@ void sp_server_uninit(void)
 	sp_server_stop_list(&list);
 	/* Conns of servers their device removal ended. */
 	sp_conns_stop(NULL);
+	/* The last works may still run, after freeing their conn. */
+	destroy_workqueue(sp_server_wq);
+}
+
+int sp_server_init(void)
+{
+	/* Unbound: one conn's registration does not hold up another's. */
+	sp_server_wq = alloc_workqueue("sparkperf_server", WQ_UNBOUND, 0);
+	return sp_server_wq ? 0 : -ENOMEM;
 }

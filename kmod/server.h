@@ -6,6 +6,7 @@ struct sk_buff;
 struct genl_info;
 struct netlink_callback;
 
+int sp_server_init(void);
 void sp_server_uninit(void);
 
 int sp_server_start_doit(struct sk_buff *skb, struct genl_info *info);
