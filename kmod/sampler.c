@@ -323,27 +323,17 @@ static int sp_trace_sample_ethtool(struct sp_trace *t, struct sp_stream *st)
 		return ret;
 	}
 
-	/*
-	 * A new table: select again (within the stream's slots, never
-	 * failing) off the spinlock, under the table lock that the readers
-	 * of the names take instead; only the swap is under both.
-	 */
-	if (changed) {
-		mutex_lock(&t->table_lock);
-		sp_stream_select_spare(st, t->globs);
-	}
 	spin_lock(&t->lock);
 	if (changed) {
-		sp_stream_swap(st);
+		/* Selecting again within the stream's slots never fails. */
+		sp_stream_select(st, t->globs, true);
 		st->version++;
 	}
 	sp_ethtool_values(st, sp_trace_slot(t, t->head)->values);
 	sp_trace_commit(t, st, sp_trace_slot(t, t->head), ts, dur);
 	spin_unlock(&t->lock);
-	if (changed) {
-		mutex_unlock(&t->table_lock);
+	if (changed)
 		sp_trace_notify_table(t, st);
-	}
 	return 0;
 }
 
