@@ -78,11 +78,9 @@ kernels-check:
 	done; done
 
 # The VM suites boot Debian's kernel, so the module is built for it, from
-# Debian's packaged headers, with its compiler (scripts/kmod-build); and
-# once more with the multicast groups' fallback flag, for t-netlink.sh.
+# Debian's packaged headers, with its compiler (scripts/kmod-build).
 vm-kmod:
 	scripts/kmod-build $(if $(KMOD_FLAGS),--werror) $(VM_KVER) >/dev/null
-	scripts/kmod-build $(if $(KMOD_FLAGS),--werror) --mcgrp-fallback $(VM_KVER) >/dev/null
 
 # The CLI the VMs run: arm64 guests (KVER=7.3-arm64) get one cross-built
 # against Debian's :arm64 libraries, beside the in-tree build.

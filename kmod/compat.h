@@ -18,19 +18,14 @@
 #endif
 
 /*
- * Who may join a multicast group: newer kernels (and stable backports,
- * such as Debian's 6.1) check GENL_MCAST_CAP_NET_ADMIN in the group's
- * flags. The first version of that check (6.7-rc, and stable kernels that
- * took only it) tested the op flag GENL_UNS_ADMIN_PERM there; genl_bind
- * never tests GENL_ADMIN_PERM. Older kernels check nothing at bind, so
- * there any user may join whatever the flags say.
- * SP_TEST_MCGRP_FALLBACK (set only by the test build of scripts/kmod-build
- * --mcgrp-fallback) takes the fallback where the flag exists.
+ * Who may join a multicast group: mainline 6.8 (and stable backports, such
+ * as Debian's 6.1) has GENL_MCAST_CAP_NET_ADMIN; 6.0 to 6.7 took the op
+ * flag GENL_ADMIN_PERM in the group's flags.
  */
-#if defined(GENL_MCAST_CAP_NET_ADMIN) && !defined(SP_TEST_MCGRP_FALLBACK)
+#ifdef GENL_MCAST_CAP_NET_ADMIN
 #define SP_MCGRP_ADMIN GENL_MCAST_CAP_NET_ADMIN
 #else
-#define SP_MCGRP_ADMIN GENL_UNS_ADMIN_PERM
+#define SP_MCGRP_ADMIN GENL_ADMIN_PERM
 #endif
 
 /* A dump's parsed request attributes: 6.6 moved them into a genl_info. */

@@ -471,8 +471,6 @@ static struct genl_family sp_genl_family __ro_after_init = {
 
 int __init sp_genl_init(void)
 {
-	/* Which flag guards the groups: tests check the fallback build's. */
-	pr_debug("multicast groups need flags %#x\n", (u32)SP_MCGRP_ADMIN);
 	return genl_register_family(&sp_genl_family);
 }
 
