@@ -357,7 +357,7 @@ int sp_trace_thread(void *arg)
 {
 	u64 now, end, wake, next_batch, batch_ns;
 	struct sp_trace *t = arg;
-	bool stopped = false, started = false, closing;
+	bool stopped = false, closing;
 	unsigned int i;
 	ktime_t expires;
 	int ret = 0;
@@ -397,11 +397,6 @@ int sp_trace_thread(void *arg)
 			if (st->next_ns <= now)
 				ret = sp_trace_sample(t, st);
 			wake = min(wake, st->next_ns);
-		}
-		if (!started) {
-			/* TRACE_START answers now, with the origin set. */
-			complete_all(&t->started);
-			started = true;
 		}
 		if (ret)
 			break;
@@ -461,7 +456,6 @@ int sp_trace_thread(void *arg)
 	sp_trace_detach(t);
 	sp_trace_batch(t);
 	sp_trace_notify_end(t);
-	complete_all(&t->started);
 	complete_all(&t->done);
 	return 0;
 }

@@ -322,7 +322,6 @@ static void sp_trace_destroy(struct sp_trace *t)
 	kthread_stop(t->thread);
 	/* The thread may have been stopped before it ran at all. */
 	sp_trace_detach(t);
-	complete_all(&t->started);
 	complete_all(&t->done);
 	pr_debug("trace %u destroyed\n", t->id);
 	sp_trace_put(t);
@@ -504,7 +503,6 @@ static struct sp_trace *sp_trace_alloc(struct genl_info *info)
 	kref_init(&t->ref);
 	INIT_LIST_HEAD(&t->claim);
 	INIT_LIST_HEAD(&t->live);
-	init_completion(&t->started);
 	init_completion(&t->done);
 	mutex_init(&t->rdma_lock);
 	spin_lock_init(&t->lock);
@@ -644,15 +642,8 @@ int sp_trace_start_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	ret = sp_trace_register(t, info);
-	if (!ret) {
-		/*
-		 * The thread sets the grid's origin when it starts: answer
-		 * with it (and the first reads), not with zeros. Destroying
-		 * the trace completes this too.
-		 */
-		wait_for_completion_killable(&t->started);
+	if (!ret)
 		ret = sp_trace_reply(t, info, SPARKPERF_CMD_TRACE_START);
-	}
 	sp_trace_put(t);
 	return ret;
 }

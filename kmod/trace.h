@@ -38,7 +38,6 @@ struct sp_trace {
 	u32 id;
 	u32 portid;			/* the netlink socket that owns it */
 	struct task_struct *thread;
-	struct completion started;	/* the grid is set, first reads done */
 	struct completion done;		/* the thread is done */
 	unsigned long flags;
 	struct sp_globs *globs;

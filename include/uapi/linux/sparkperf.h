@@ -543,9 +543,7 @@
  * message naming the device; rmmod destroys every trace.
  *
  * Reply: SPARKPERF_CMD_TRACE_START, the same attributes as a
- * SPARKPERF_CMD_TRACE_GET reply (so the name tables come with it), sent
- * once the thread has set START_NS and taken the first read of every
- * stream (ELAPSED_NS reaches the last of them).
+ * SPARKPERF_CMD_TRACE_GET reply (so the name tables come with it).
  *
  * SPARKPERF_CMD_TRACE_STOP
  * ------------------------
