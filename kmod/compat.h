@@ -18,14 +18,19 @@
 #endif
 
 /*
- * Who may join a multicast group: mainline 6.8 (and stable backports, such
- * as Debian's 6.1) has GENL_MCAST_CAP_NET_ADMIN; 6.0 to 6.7 took the op
- * flag GENL_ADMIN_PERM in the group's flags.
+ * Who may join a multicast group: kernels with GENL_MCAST_CAP_NET_ADMIN
+ * (cd4d7263d58a, also in stable trees such as Debian's 6.1) check it in
+ * genl_bind(); those with only 4d54cc32112d check GENL_UNS_ADMIN_PERM.
+ * GENL_ADMIN_PERM is never checked there and would leave the
+ * progress and trace groups open to every user. SP_TEST_MCGRP_FALLBACK
+ * (scripts/kmod-build --mcgrp-fallback) builds the fallback anywhere.
  */
-#ifdef GENL_MCAST_CAP_NET_ADMIN
+#if defined(GENL_MCAST_CAP_NET_ADMIN) && !defined(SP_TEST_MCGRP_FALLBACK)
 #define SP_MCGRP_ADMIN GENL_MCAST_CAP_NET_ADMIN
+#define SP_MCGRP_ADMIN_NAME "GENL_MCAST_CAP_NET_ADMIN"
 #else
-#define SP_MCGRP_ADMIN GENL_ADMIN_PERM
+#define SP_MCGRP_ADMIN GENL_UNS_ADMIN_PERM
+#define SP_MCGRP_ADMIN_NAME "GENL_UNS_ADMIN_PERM"
 #endif
 
 /* A dump's parsed request attributes: 6.6 moved them into a genl_info. */

@@ -471,6 +471,8 @@ static struct genl_family sp_genl_family __ro_after_init = {
 
 int __init sp_genl_init(void)
 {
+	pr_debug("multicast groups need CAP_NET_ADMIN through %s\n",
+		 SP_MCGRP_ADMIN_NAME);
 	return genl_register_family(&sp_genl_family);
 }
 

@@ -50,4 +50,41 @@ sp_test "INFO_GET takes no attributes: EINVAL" \
 	expect '.errno == 22' $INFO_GET "1:u32:1"
 sp_test "an event command sent as a request: EOPNOTSUPP" \
 	expect '.errno == 95' $DEV_NEW
+# The multicast permission fallback of kernels without
+# GENL_MCAST_CAP_NET_ADMIN (compat.h), built forced by make vm-kmod. Root
+# joins the progress and trace groups, nobody must not; but a kernel that
+# has the flag (the module says which it uses) checks only it in
+# genl_bind(), not GENL_UNS_ADMIN_PERM, so nobody's refusal is testable on a
+# kernel without it alone.
+tmp=$(mktemp -d)
+fallback=$SP_REPO/build/kmod-fallback/$(uname -r)/kmod/sparkperf.ko
+mcgrp_flag() {	# KO: the flag the module KO says it uses
+	rmmod sparkperf 2>/dev/null
+	dmesg -C
+	insmod "$1" dyndbg=+p || return 1
+	dmesg | sed -n 's/.*multicast groups need CAP_NET_ADMIN through //p'
+}
+native=$(mcgrp_flag "$(modinfo -n sparkperf)")
+flag=$(mcgrp_flag "$fallback")
+sp_diag "multicast permission: $native; forced fallback: $flag"
+[ "$flag" = GENL_UNS_ADMIN_PERM ]
+sp_ok "the fallback requires CAP_NET_ADMIN through GENL_UNS_ADMIN_PERM"
+sp_test "the fallback build: root joins the progress group" \
+	expect '.errno == 0' $INFO_GET --progress
+sp_test "the fallback build: root joins the trace group" \
+	expect '.errno == 0' $INFO_GET --watch
+if [ "$native" = GENL_MCAST_CAP_NET_ADMIN ]; then
+	sp_skip "the fallback build: nobody cannot join the groups" \
+		"this kernel checks GENL_MCAST_CAP_NET_ADMIN only"
+elif sp_as_nobody "$nlraw" info --watch >"$tmp/out" 2>&1 ||
+	sp_as_nobody "$nlraw" info --progress >>"$tmp/out" 2>&1; then
+	sp_fail "the fallback build: nobody cannot join the groups" \
+		"$(cat "$tmp/out")"
+else
+	sp_pass "the fallback build: nobody cannot join the groups"
+fi
+rmmod sparkperf && modprobe sparkperf
+sp_ok "the normal module reloads"
+rm -rf "$tmp"
+
 sp_plan_done
