@@ -710,6 +710,14 @@ int sp_counters_get_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = sp_target_open(tg, target, false, info->extack);
 	if (ret)
 		goto out;
+	/* A device outside the caller's RDMA netns is one it cannot see. */
+	if (tg->ibdev &&
+	    !rdma_dev_access_netns(tg->ibdev, genl_info_net(info))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, target,
+				    "no RDMA device with this name");
+		ret = -ENODEV;
+		goto out;
+	}
 
 	n = sp_target_streams(tg, st);
 	if (!n) {

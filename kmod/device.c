@@ -461,7 +461,8 @@ int sp_device_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&sp_devices_lock);
 	xa_for_each(&sp_devices, index, spdev)
-		if (!nla_strcmp(name, dev_name(&spdev->ibdev->dev)))
+		if (!nla_strcmp(name, dev_name(&spdev->ibdev->dev)) &&
+		    rdma_dev_access_netns(spdev->ibdev, genl_info_net(info)))
 			break;
 	if (!spdev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, name,
@@ -495,6 +496,12 @@ int sp_device_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	mutex_lock(&sp_devices_lock);
 	cb->seq = sp_devices_gen;
 	xa_for_each_start(&sp_devices, index, spdev, ctx->next_index) {
+		/* As rdma_nl: in exclusive mode, only the caller's netns. */
+		if (!rdma_dev_access_netns(spdev->ibdev,
+					   sock_net(cb->skb->sk))) {
+			ctx->next_index = index + 1;
+			continue;
+		}
 		ret = sp_device_msg(skb, spdev->ibdev, SPARKPERF_CMD_DEV_GET, 0,
 				    NETLINK_CB(cb->skb).portid,
 				    cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);

@@ -200,7 +200,26 @@ removal_races_lookups() {
 }
 sp_test "device removal racing trace start, dev and dev show" removal_races_lookups
 
+# RDMA netns exclusive mode: a device is seen only from its own netns
+# (rdma_dev_access_netns). rxe cannot move to another netns (no
+# disassociate_ucontext) and the family answers in init_net only, so what
+# the VM can check is that the caller's own device stays listed and
+# readable.
+exclusive_netns_keeps_own_device() {
+	rdma system set netns exclusive || return 1
+	sp_as_nobody sparkperf-ctl -j dev | jq -e --arg d "$dev" \
+		'[.[] | select(.name == $d)] | length == 1' >/dev/null &&
+		sp_as_nobody sparkperf-ctl -j dev show "$dev" >/dev/null &&
+		sp_as_nobody "$SP_REPO/tests/vm/nlraw.py" counters-get \
+			--target rdma="$dev" | jq -e '.errno == 0' >/dev/null
+	rc=$?
+	rdma system set netns shared
+	return $rc
+}
+
 sp_test "an unprivileged user can list devices" unprivileged_lists
+sp_test "netns exclusive mode: own device listed and readable" \
+	exclusive_netns_keeps_own_device
 sp_test "an unknown device name: one error line, exit 1" unknown_device_is_an_error
 sp_test "an over-long device name: one usage line, exit 2" overlong_name_is_an_error
 sp_test "-V shows the module's version" version_matches_module

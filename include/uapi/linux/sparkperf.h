@@ -62,6 +62,10 @@
  * An unknown name fails with -ENODEV and the message "no RDMA device with
  * this name".
  *
+ * As "rdma dev": when the RDMA core's netns mode is exclusive ("rdma system
+ * set netns exclusive"), a device outside the caller's network namespace
+ * (rdma_dev_access_netns()) is neither listed nor found by name (-ENODEV).
+ *
  * Reply, one message per device, SPARKPERF_CMD_DEV_GET:
  *
  *    SPARKPERF_A_DEV_INDEX: NLA_U32, the RDMA core's device index
@@ -472,8 +476,10 @@
  *        (exactly one of NETDEV and RDMA_DEV: -EINVAL otherwise)
  *    SPARKPERF_A_TRACE_GLOBS: optional, as for SPARKPERF_CMD_TRACE_START
  *
- * -ENODEV for an unknown netdev or RDMA device, -EINVAL for a port the
- * device does not have. Reply: one SPARKPERF_CMD_COUNTERS_GET message per
+ * -ENODEV for an unknown netdev or RDMA device, or one outside the caller's
+ * network namespace in exclusive netns mode (as for SPARKPERF_CMD_DEV_GET),
+ * -EINVAL for a port the device does not have. Reply: one
+ * SPARKPERF_CMD_COUNTERS_GET message per
  * stream that has counters (a netdev without ethtool statistics has only
  * its netdev stream; an RDMA port without hardware counters none, then
  * -EOPNOTSUPP), each with SPARKPERF_A_TRACE_STREAM: NLA_NESTED, the stream
