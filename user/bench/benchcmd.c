@@ -167,6 +167,7 @@ void sp_bench_cmds_free(struct sp_bench_cmds *c)
 		free(x->json_name);
 		free(x->label);
 		free(x->x.exec_error);
+		free(x->x.stderr_tail);
 	}
 	free(c->v);
 	c->v = NULL;

@@ -33,6 +33,7 @@ struct sp_bench_exec {
 	int signal;			/* the signal that ended it, 0: none */
 	bool timed_out;			/* killed at the deadline */
 	char *exec_error;		/* it could not be started: strerror() */
+	char *stderr_tail;		/* it failed: the last lines of its stderr, NULL: none */
 	double elapsed_s;
 };
 

@@ -142,6 +142,20 @@ static char *output_of(const char *dir, const struct sp_bench_cmd *c, bool with_
 	return all;
 }
 
+/* A step or client that did not end with status 0: the problem, naming its stderr. */
+static int judge_ended(const struct sp_bench_cmd *c, const char *dir, struct sp_bench_verdict *v)
+{
+	if (c->x.signal)
+		return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+					    "%s ended by signal %d; see %s/%s", c->name,
+					    c->x.signal, dir, c->stderr_name);
+	if (!c->x.exit_status || c->x.exit_status == SP_BENCH_EXIT_UNKNOWN)
+		return 0;
+	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
+				    "%s exited with status %d; see %s/%s", c->name,
+				    c->x.exit_status, dir, c->stderr_name);
+}
+
 /*
  * What the parsers do not see: a step without results of its own that
  * failed (the dataset of trtllm-bench), a command that never ran because
@@ -155,15 +169,48 @@ static int judge_unparsed(const struct sp_bench_cmd *c, const char *dir,
 	if (!c->x.ran)
 		return c->x.exec_error ? 0 : sp_bench_problem_add(v, SP_BENCH_FAIL, "not_run",
 			"%s did not run: what it needed failed first", c->name);
-	if (c->tool != SP_BENCH_NONE || (!c->x.exit_status && !c->x.signal))
+	return c->tool == SP_BENCH_NONE ? judge_ended(c, dir, v) : 0;
+}
+
+/* A command that ran but left no result file to parse (a container never started). */
+static int judge_no_file(const struct sp_bench_cmd *c, const char *dir, const char *name,
+			 int error, struct sp_bench_verdict *v)
+{
+	int ret = judge_ended(c, dir, v);
+
+	if (!ret)
+		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "no_result",
+					   "%s left no result: cannot read %s/%s: %s", c->name,
+					   dir, name, strerror(error));
+	return ret;
+}
+
+/* How much of a failed command's stderr the document shows: why it failed, mostly. */
+#define STDERR_TAIL_LINES 5
+#define STDERR_TAIL_MAX 2048
+
+/* The last lines of the stderr of a command that did not end with status 0. 0 or -ENOMEM. */
+static int stderr_tail(const char *dir, struct sp_bench_cmd *c)
+{
+	char *text, *end, *start;
+	size_t n = 0;
+
+	if (!c->x.ran || (!c->x.exit_status && !c->x.signal) || !c->stderr_name)
 		return 0;
-	if (c->x.signal)
-		return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
-					    "%s ended by signal %d; see %s/%s", c->name,
-					    c->x.signal, dir, c->stderr_name);
-	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status",
-				    "%s exited with status %d; see %s/%s", c->name,
-				    c->x.exit_status, dir, c->stderr_name);
+	text = sp_bench_read_file(dir, c->stderr_name);
+	if (!text)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	for (end = text + strlen(text); end > text && strchr(" \t\r\n", end[-1]); end--)
+		;
+	*end = '\0';
+	for (start = end; start > text; start--)
+		if (start[-1] == '\n' && ++n == STDERR_TAIL_LINES)
+			break;
+	if (end - start > STDERR_TAIL_MAX)
+		start = end - STDERR_TAIL_MAX;
+	c->x.stderr_tail = *start ? strdup(start) : NULL;
+	free(text);
+	return *start && !c->x.stderr_tail ? -ENOMEM : 0;
 }
 
 /* The results of the commands that ran and have a parser. 0 or -ENOMEM. */
@@ -180,21 +227,27 @@ static int collect_results(struct sp_bench *b, struct sp_bench_doc *doc)
 		struct sp_bench_result *r = &doc->results[doc->n_results];
 		struct sp_bench_verdict v = { 0 };
 		bool nccl = c->tool == SP_BENCH_NCCL;
+		const char *name = c->json_name && !nccl ? c->json_name : c->stdout_name;
 		char *text, *json = NULL;
 
-		ret = judge_unparsed(c, b->out_dir, &doc->verdict);
+		ret = stderr_tail(b->out_dir, c);
+		if (!ret)
+			ret = judge_unparsed(c, b->out_dir, &doc->verdict);
 		if (ret || c->tool == SP_BENCH_NONE || !c->x.ran)
 			continue;
 		/* iperf3's stdout is one JSON document: its stderr stays apart */
 		text = c->json_name && !nccl ? sp_bench_read_file(b->out_dir, c->json_name) :
 		       output_of(b->out_dir, c, c->tool != SP_BENCH_IPERF3);
+		if (!text && errno != ENOMEM) {
+			ret = judge_no_file(c, b->out_dir, name, errno, &doc->verdict);
+			continue;
+		}
 		if (nccl && c->json_name)
 			json = sp_bench_read_file(b->out_dir, c->json_name);
 		r->tool = c->tool;
 		r->command = (int)i;
 		r->label = strdup(c->label ? c->label : c->name);
-		if (asprintf(&r->source, "%s/%s", b->out_dir,
-			     c->json_name && !nccl ? c->json_name : c->stdout_name) < 0)
+		if (asprintf(&r->source, "%s/%s", b->out_dir, name) < 0)
 			r->source = NULL;
 		ret = !text || !r->label || !r->source ? -ENOMEM :
 		      sp_bench_parse_judge(r, text, json, c->x.exit_status, b, SP_PERFTEST_UNIT_GBIT,

@@ -84,6 +84,7 @@ static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir
 	sp_json_add(o, "signal", x->signal ? json_object_new_int(x->signal) : NULL);
 	sp_json_add(o, "timed_out", json_object_new_boolean(x->timed_out));
 	sp_json_add(o, "exec_error", sp_json_str_or_null(x->exec_error));
+	sp_json_add(o, "stderr_tail", sp_json_str_or_null(x->stderr_tail));
 	sp_json_add(o, "elapsed_s", x->ran ? sp_json_fixed(x->elapsed_s, 3) : NULL);
 	return o;
 }

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "benchprint.h"
 #include "lib/print.h"
@@ -17,6 +18,8 @@ static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
 {
 	const struct sp_bench_exec *x = &c->x;
 	char *line = sp_bench_cmdline(c);
+	const char *p;
+	size_t len;
 
 	if (c->role == SP_BENCH_ROLE_MANUAL)
 		fprintf(f, "# %s: start it on %s first\n", c->name, c->host);
@@ -37,6 +40,10 @@ static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
 			x->timed_out ? "stopped at its deadline" : "ended", x->signal, x->elapsed_s);
 	else
 		fprintf(f, "  -> exit %d after %.1f s\n", x->exit_status, x->elapsed_s);
+	for (p = x->stderr_tail; p && *p; p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		fprintf(f, "  stderr: %.*s\n", (int)len, p);
+	}
 }
 
 static void text_perftest(FILE *f, const char *label, const struct sp_perftest *p)

@@ -38,6 +38,27 @@ struct result {
 
 static char tmpdir[64];	/* /tmp/check_cli.XXXXXX */
 
+/* Not NULL: the tool runs with this PATH (the wrapper is still found on the test's). */
+static const char *child_path;
+
+/* environ with PATH=search in place of its own; malloc'ed (the child execs it). */
+static char **env_with_path(const char *search)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env || asprintf(&env[k++], "PATH=%s", search) < 0)
+		return NULL;
+	for (n = 0; environ[n]; n++)
+		if (strncmp(environ[n], "PATH=", 5))
+			env[k++] = environ[n];
+	return env;
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -97,7 +118,11 @@ static void run(struct result *r, const char *scenario, ...)
 		setenv("FAKENL", scenario, 1);
 		setenv("FAKENL_LOG", log, 1);
 		setenv("LD_PRELOAD", so, 1);
-		execvp(argv[0], argv);
+		/* execvpe searches the test's PATH, the tool gets child_path */
+		if (child_path)
+			execvpe(argv[0], argv, env_with_path(child_path));
+		else
+			execvp(argv[0], argv);
 		_exit(127);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -992,6 +1017,90 @@ static void fake_ib_write_bw(const char *sleep_s)
 	fake_tool("ib_write_bw", script);
 }
 
+/* One LLM step that failed before it wrote its result file, as JSON: verdict, command. */
+static json_object *bench_failed_step(const char *bench, const char *image, const char *dir,
+				      const char *verdict)
+{
+	char out[PATH_MAX];
+	json_object *doc;
+	struct result r;
+
+	path(out, dir);
+	run(&r, "ok", "-j", "bench", bench, "model", "m", "image", image, "out", out, NULL);
+	ck_assert_msg(r.rc == 1, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	doc = json_tokener_parse(r.out);
+	ck_assert_msg(doc != NULL, "not JSON: '%s'", r.out);
+	ck_assert_str_eq(bench_verdict(doc), verdict);
+	assert_str(doc, "out_dir", out);
+	ck_assert_uint_eq(json_object_array_length(get(doc, "results")), 0);
+	result_free(&r);
+	return doc;
+}
+
+/*
+ * A step that fails before it writes its result (docker's daemon down, a
+ * vllm that exits 1, sglang not installed): the whole document still, with
+ * how it ended, the end of its stderr and the output directory.
+ */
+START_TEST(test_bench_failed_step)
+{
+	char out[PATH_MAX], bin[PATH_MAX], want[PATH_MAX + 128];
+	json_object *doc, *c, *p;
+	struct result r;
+
+	fake_tool("docker", "echo 'docker: Cannot connect to the Docker daemon at "
+		  "unix:///var/run/docker.sock. Is the docker daemon running?' >&2\nexit 1");
+	doc = bench_failed_step("vllm", "nvcr.io/nvidia/vllm:25.12-py3", "docker",
+				"fail exit_status,no_result");
+	c = json_object_array_get_idx(get(doc, "commands"), 0);
+	assert_int(c, "exit_status", 1);
+	assert_str(c, "stderr_tail", "docker: Cannot connect to the Docker daemon at "
+		   "unix:///var/run/docker.sock. Is the docker daemon running?");
+	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 1);
+	path(out, "docker/vllm-serve.json");
+	snprintf(want, sizeof(want), "vllm-bench-serve left no result: cannot read %s: No such "
+		 "file or directory", out);
+	assert_str(p, "message", want);
+	json_object_put(doc);
+
+	/* the text says it too, and where the outputs are */
+	path(out, "docker-text");
+	run(&r, "ok", "bench", "vllm", "model", "m", "out", out, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_msg(strstr(r.out, "\n  -> exit 1 after ") && strstr(r.out, " s\n  stderr: docker: "
+		      "Cannot connect to the Docker daemon at "), "%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "\nfail: exit_status: vllm-bench-serve exited with "
+				     "status 1; see "));
+	snprintf(want, sizeof(want), "\nverdict: fail\noutput: %s\n", out);
+	ck_assert_msg(strstr(r.out, want), "%s", r.out);
+	result_free(&r);
+
+	/* on this host, a vllm that exits 1: its last 5 lines of stderr */
+	fake_tool("vllm", "for i in 1 2 3 4 5 6; do echo \"line $i\" >&2; done\nexit 1");
+	doc = bench_failed_step("vllm", "none", "vllm", "fail exit_status,no_result");
+	c = json_object_array_get_idx(get(doc, "commands"), 0);
+	assert_int(c, "exit_status", 1);
+	assert_str(c, "stderr_tail", "line 2\nline 3\nline 4\nline 5\nline 6");
+	json_object_put(doc);
+
+	/* sglang not installed: no python3 on the PATH either */
+	path(bin, "bin");
+	child_path = bin;
+	doc = bench_failed_step("sglang", "none", "sglang", "fail exec_error");
+	child_path = NULL;
+	c = json_object_array_get_idx(get(doc, "commands"), 0);
+	assert_bool(c, "ran", false);
+	assert_str(c, "exec_error", "No such file or directory");
+	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
+	assert_str(p, "message", "sglang-bench-serving: cannot run python3: No such file or "
+		   "directory");
+	json_object_put(doc);
+	restore_path();
+}
+END_TEST
+
 /* "bench ... trace" with the module: its trace of the bench's devices, around the commands. */
 START_TEST(test_bench_trace_kernel)
 {
@@ -1790,6 +1899,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_bench_parse_text);
 	tcase_add_test(tc, test_bench_dry_run);
 	tcase_add_test(tc, test_bench_steps);
+	tcase_add_test(tc, test_bench_failed_step);
 	tcase_add_test(tc, test_bench_trace_kernel);
 	tcase_add_test(tc, test_bench_trace_fallback);
 	tcase_add_test(tc, test_bench_trace_dry_run);
