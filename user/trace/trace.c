@@ -341,15 +341,26 @@ static int follow(struct sp_run *r, struct sp_tracerun *t, const struct sp_trace
 	}
 }
 
-static int write_output(const struct record_args *a, const struct sp_tracerun *t)
+/*
+ * The output file, opened before anything starts: a wrong path must not
+ * cost a run of up to 24 h. *created: it did not exist (removed if the
+ * trace never starts). NULL, the error said: exit 2.
+ */
+static FILE *open_output(const struct record_args *a, bool *created)
 {
-	FILE *f = fopen(a->output, "we");
+	FILE *f;
+
+	*created = access(a->output, F_OK) != 0;
+	f = fopen(a->output, "we");
+	if (!f)
+		sp_err(stderr, "cannot write %s: %s", a->output, strerror(errno));
+	return f;
+}
+
+static int write_output(const struct record_args *a, FILE *f, const struct sp_tracerun *t)
+{
 	int ret;
 
-	if (!f) {
-		sp_err(stderr, "cannot write %s: %s", a->output, strerror(errno));
-		return SP_EXIT_ERROR;
-	}
 	ret = a->json_output ? sp_print_trace_json_file(f, &t->tl, &a->cfg) :
 	      sp_print_trace_csv(f, &t->tl);
 	if (fclose(f) && !ret)
@@ -363,8 +374,10 @@ static int write_output(const struct record_args *a, const struct sp_tracerun *t
 
 static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 {
+	bool created = false, started = false;
 	struct record_args *a;
 	struct sp_tracerun t;
+	FILE *out = NULL;
 	struct sp_run r;
 	int rc, ret;
 
@@ -379,6 +392,13 @@ static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 	rc = parse_record_args(argc, argv, a);
 	if (rc)
 		goto out_args;
+	if (a->output) {
+		out = open_output(a, &created);
+		if (!out) {
+			rc = SP_EXIT_USAGE;
+			goto out_args;
+		}
+	}
 	rc = sp_run_start(&r, "trace");
 	if (rc)
 		goto out_args;
@@ -394,6 +414,7 @@ static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 			       a->globs.n, a->output != NULL, true);
 	if (rc)
 		goto out_trace;
+	started = true;
 	ret = follow(&r, &t, &a->cfg);
 	sp_run_line_clear(&r);
 	if (!ret)
@@ -410,8 +431,9 @@ static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 		sp_report_nl_error(stderr, "trace", "record", ret, NULL);
 		rc = SP_EXIT_ERROR;
 	}
-	if (a->output && write_output(a, &t))
+	if (out && write_output(a, out, &t))
 		rc = SP_EXIT_ERROR;
+	out = NULL;
 	if (sp_tracerun_failed(&t))
 		rc = SP_EXIT_ERROR;
 out_trace:
@@ -419,6 +441,11 @@ out_trace:
 out_run:
 	sp_run_end(&r);
 out_args:
+	if (out) {
+		fclose(out);
+		if (created && !started)
+			unlink(a->output);
+	}
 	sp_list_free(&a->globs);
 	free(a);
 	return rc;

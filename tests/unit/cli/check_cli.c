@@ -1437,6 +1437,23 @@ START_TEST(test_trace_record_output)
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert(starts_with(r.err, "Invalid output file: 'x.txt' (FILE.csv or FILE.json)"));
 	result_free(&r);
+
+	/* a file that cannot be written: refused before the trace starts, nothing asked */
+	run(&r, "trace_table", "trace", "record", "dev", "eth0", "output", "/nonexistent/x.csv",
+	    NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.err, "Error: cannot write /nonexistent/x.csv: No such file or "
+			 "directory.\n");
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.log, "");
+	result_free(&r);
+
+	/* a trace that never starts leaves no file behind */
+	path(csv, "never.csv");
+	run(&r, "ok", "trace", "record", "dev", "eth9", "output", csv, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_int_ne(access(csv, F_OK), 0);
+	result_free(&r);
 }
 END_TEST
 
