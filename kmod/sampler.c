@@ -348,6 +348,19 @@ static int sp_trace_sample(struct sp_trace *t, struct sp_stream *st)
 	}
 }
 
+void sp_trace_set_grid(struct sp_trace *t, u64 now)
+{
+	unsigned int i;
+
+	spin_lock(&t->lock);
+	t->start_ns = now;
+	t->end_ns = t->duration_ms ?
+		    now + (u64)t->duration_ms * NSEC_PER_MSEC : U64_MAX;
+	for (i = 0; i < t->nstreams; i++)
+		t->streams[i].next_ns = now;
+	spin_unlock(&t->lock);
+}
+
 static bool sp_trace_stopping(struct sp_trace *t)
 {
 	return kthread_should_stop() || test_bit(SP_TRACE_STOP, &t->flags);
@@ -370,17 +383,11 @@ int sp_trace_thread(void *arg)
 	 */
 	sched_set_fifo_low(current);
 
-	now = ktime_get_ns();
+	/* The grid, set before this thread was woken (sp_trace_set_grid()). */
+	now = t->start_ns;
+	end = t->end_ns;
 	batch_ns = (u64)t->batch_ms * NSEC_PER_MSEC;
 	next_batch = now + batch_ns;
-	end = t->duration_ms ? now + (u64)t->duration_ms * NSEC_PER_MSEC :
-			       U64_MAX;
-	spin_lock(&t->lock);
-	t->start_ns = now;
-	t->end_ns = end;
-	for (i = 0; i < t->nstreams; i++)
-		t->streams[i].next_ns = now;
-	spin_unlock(&t->lock);
 
 	for (;;) {
 		if (sp_trace_stopping(t)) {

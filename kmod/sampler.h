@@ -28,6 +28,13 @@ int sp_trace_put_samples(struct sk_buff *skb, struct sp_trace *t, u64 *next,
 __printf(3, 4) void sp_trace_fail(struct sp_trace *t, int err,
 				  const char *fmt, ...);
 
+/*
+ * The grid's origin (START_NS, the first deadline of every stream) and
+ * end, set by TRACE_START before it wakes the thread, so that its reply
+ * carries them.
+ */
+void sp_trace_set_grid(struct sp_trace *t, u64 now);
+
 /* The thread of a trace (kthread_create()'s function, @arg the trace). */
 int sp_trace_thread(void *arg);
 

@@ -607,6 +607,7 @@ static int sp_trace_register(struct sp_trace *t, struct genl_info *info)
 	list_add_tail(&t->live, &sp_traces_live);
 	sp_traces_count++;
 	pr_debug("trace %u created\n", t->id);
+	sp_trace_set_grid(t, ktime_get_ns());
 	wake_up_process(thread);
 	ret = 0;
 out:

@@ -180,7 +180,7 @@ sp_checks "$tmp/out"
 "$nlraw" trace-start --target netdev="$dev" --target rdma="$rdev" \
 	netdev_period_us:u32:1000 ethtool_period_us:u32:10000 \
 	rdma_period_us:u32:10000 duration_ms:u32:2000 \
-	--watch --wait-trace --trace-samples >"$tmp/out"
+	--decode --watch --wait-trace --trace-samples >"$tmp/out"
 # per_stream I N: stream I, N grid points and the closing read, median
 # period within 10 %
 per_stream() {
@@ -197,6 +197,8 @@ sp_check 1 "a 2 s trace of $dev and $rdev: done, three streams" \
 	 .result.cpu_ns > 0 and .result.seq_oldest == 0 and
 	 ([.result.streams[] | .read_ns_max > 0 and .late_ns_max >= 0 and
 	   .read_ns_sum >= .read_ns_max] | all)'
+sp_check 1 "TRACE_START's reply has the grid's origin (START_NS), not 0" \
+	'.msgs[0].start_ns > 0 and .msgs[0].start_ns == .result.start_ns'
 sp_check 1 "netdev at 1 ms: 2000 deadlines, samples or missed" \
 	"$(per_stream 0 2000)"
 sp_check 1 "ethtool at 10 ms: 200 deadlines, samples or missed" \
