@@ -68,6 +68,7 @@ period_accuracy() {
 	nrx=$(sparkperf-ctl -j counters dev "$nd" counters 'netdev:rx_*' |
 		jq '.[0].counters | length')
 	jq -e '.state == "done" and .samples_lost == 0 and .cpu_ns > 0 and
+		all(.streams[]; .samples_received == .samples) and
 		(.streams | length) == 3 and all(.streams[];
 		(.period_p50_ns - .period_requested_us * 1000 | fabs) <=
 			.period_requested_us * 100 and

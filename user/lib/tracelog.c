@@ -139,7 +139,12 @@ int sp_tl_init(struct sp_tracelog *tl, const struct sp_trace *t, bool keep)
 	tl->trace = *t;
 	tl->trace.streams = NULL;
 	tl->trace.n_streams = 0;
-	tl->next_seq = t->seq_next;
+	/*
+	 * From the trace's first sample, not the reply's SEQ_NEXT: the thread
+	 * may have read before the reply was built, and those samples are
+	 * this trace's too (the socket listened before TRACE_START).
+	 */
+	tl->next_seq = 0;
 	if (!t->n_streams)
 		return 0;
 	tl->streams = calloc(t->n_streams, sizeof(*tl->streams));
