@@ -3,10 +3,13 @@
  * The latency engine. The client's kernel thread runs one message at a
  * time and timestamps each round trip with ktime_get_ns():
  *
- *   write  RDMA WRITE of SIZE bytes whose last byte is the iteration's tag
- *          (1..255, never 0); the server's thread polls the last byte of
- *          its buffer and writes back the same way; the client polls the
- *          last byte of its own buffer (perftest's scheme)
+ *   write  RDMA WRITE with immediate of SIZE bytes into the server's
+ *          buffer; the server's thread answers the same way on the receive
+ *          completion, and the round trip ends at the client's. With
+ *          completion LAST_BYTE, plain RDMA WRITEs whose last byte is the
+ *          iteration's tag (1..255, never 0), which each side polls in its
+ *          receive buffer (perftest's scheme: wrong where the NIC's data
+ *          writes land out of order, as mlx5's relaxed ordering allows)
  *   send   SEND of SIZE bytes into a pre-posted receive; the server's
  *          thread echoes it; the round trip ends at the receive completion
  *   read   RDMA READ of SIZE bytes from the server's buffer; the round trip
@@ -122,6 +125,23 @@ static int sp_lat_parse(struct sp_session *s, struct genl_info *info)
 	if (attrs[SPARKPERF_A_LAT_INTERVAL_MS])
 		cfg->interval_ms = nla_get_u32(attrs[SPARKPERF_A_LAT_INTERVAL_MS]);
 
+	cfg->completion = cfg->op == SPARKPERF_LAT_OP_READ ?
+			  SPARKPERF_LAT_COMPLETION_READ :
+			  SPARKPERF_LAT_COMPLETION_RECV;
+	attr = attrs[SPARKPERF_A_LAT_COMPLETION];
+	if (attr) {
+		u8 completion = nla_get_u8(attr);
+
+		if (completion != cfg->completion &&
+		    !(cfg->op == SPARKPERF_LAT_OP_WRITE &&
+		      completion == SPARKPERF_LAT_COMPLETION_LAST_BYTE)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "write ends on a receive or the last byte, send on a receive, read on the read");
+			return -EINVAL;
+		}
+		cfg->completion = completion;
+	}
+
 	attr = attrs[SPARKPERF_A_LAT_CPU];
 	if (attr) {
 		u32 cpu = nla_get_u32(attr);
@@ -151,6 +171,8 @@ static int sp_lat_init(struct sp_session *s)
 	lat->interval_done = sp_lat_interval_done;
 	s->links[0].rc.kind = SP_WIRE_LAT;
 	s->links[0].rc.op = lat->cfg.op;
+	if (lat->cfg.completion == SPARKPERF_LAT_COMPLETION_LAST_BYTE)
+		s->links[0].rc.wflags = SP_WIRE_F_LAST_BYTE;
 
 	lat->hist = kvzalloc_node(sizeof(*lat->hist), GFP_KERNEL, node);
 	lat->ihist = kvzalloc_node(sizeof(*lat->ihist), GFP_KERNEL, node);
@@ -343,6 +365,15 @@ static int sp_rt_cq(struct sp_rconn *rc, enum sp_wr post, u32 len,
 	return 0;
 }
 
+/* A round trip whose echo takes one of our receives: @post, SEND or WRITE_IMM. */
+static int sp_rt_echo(struct sp_rconn *rc, enum sp_wr post, struct sp_trip *t)
+{
+	int ret = sp_rt_cq(rc, post, rc->sbuf.size, SP_WR_RECV, t);
+
+	/* The echo of the next round trip needs a receive. */
+	return ret ?: sp_rconn_post_recv(rc, true, 1);
+}
+
 static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 {
 	int ret;
@@ -350,13 +381,13 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 	*t = (struct sp_trip) { };
 	switch (rc->op) {
 	case SPARKPERF_LAT_OP_WRITE:
-		ret = sp_rt_write(rc, tag, t);
+		if (rc->wflags & SP_WIRE_F_LAST_BYTE)
+			ret = sp_rt_write(rc, tag, t);
+		else
+			ret = sp_rt_echo(rc, SP_WR_WRITE_IMM, t);
 		break;
 	case SPARKPERF_LAT_OP_SEND:
-		ret = sp_rt_cq(rc, SP_WR_SEND, rc->sbuf.size, SP_WR_RECV, t);
-		/* The echo of the next round trip needs a receive. */
-		if (!ret)
-			ret = sp_rconn_post_recv(rc, true, 1);
+		ret = sp_rt_echo(rc, SP_WR_SEND, t);
 		break;
 	default:
 		ret = sp_rt_cq(rc, SP_WR_READ, rc->rbuf.size, SP_WR_READ, t);
@@ -587,7 +618,8 @@ static int sp_echo_write(struct sp_rconn *rc)
 	}
 }
 
-static int sp_echo_send(struct sp_rconn *rc)
+/* Answers each receive with @reply: SEND, or RDMA WRITE with immediate. */
+static int sp_echo_recv(struct sp_rconn *rc, enum sp_wr reply)
 {
 	u64 since;
 	unsigned int spins, target;
@@ -611,7 +643,7 @@ static int sp_echo_send(struct sp_rconn *rc)
 		if (!ret)
 			ret = sp_reserve(rc);
 		if (!ret)
-			ret = sp_post(rc, SP_WR_SEND, rc->sbuf.size);
+			ret = sp_post(rc, reply, rc->sbuf.size);
 		if (ret)
 			return ret;
 	}
@@ -625,9 +657,11 @@ int sp_lat_server(struct sp_rconn *rc)
 {
 	switch (rc->op) {
 	case SPARKPERF_LAT_OP_WRITE:
-		return sp_echo_write(rc);
+		if (rc->wflags & SP_WIRE_F_LAST_BYTE)
+			return sp_echo_write(rc);
+		return sp_echo_recv(rc, SP_WR_WRITE_IMM);
 	case SPARKPERF_LAT_OP_SEND:
-		return sp_echo_send(rc);
+		return sp_echo_recv(rc, SP_WR_SEND);
 	default:
 		return 0;
 	}
@@ -719,7 +753,7 @@ static int sp_fill_percentiles(struct sk_buff *skb, const struct sp_hist *h)
 
 static size_t sp_lat_msg_size(struct sp_session *s, bool intervals)
 {
-	size_t size = 20 * SP_U64_SIZE + 8 * nla_total_size(sizeof(u32));
+	size_t size = 20 * SP_U64_SIZE + 9 * nla_total_size(sizeof(u32));
 
 	if (intervals)
 		size += sp_series_msg_size(&s->lat.series);
@@ -735,7 +769,8 @@ static int sp_lat_fill_cfg(struct sk_buff *skb, const struct sp_lat_cfg *cfg)
 	     nla_put_u32(skb, SPARKPERF_A_LAT_DURATION_MS, cfg->duration_ms)) ||
 	    nla_put_u32(skb, SPARKPERF_A_LAT_WARMUP, cfg->warmup) ||
 	    nla_put_u32(skb, SPARKPERF_A_LAT_SAMPLES_MAX, cfg->samples_max) ||
-	    nla_put_u32(skb, SPARKPERF_A_LAT_INTERVAL_MS, cfg->interval_ms))
+	    nla_put_u32(skb, SPARKPERF_A_LAT_INTERVAL_MS, cfg->interval_ms) ||
+	    nla_put_u8(skb, SPARKPERF_A_LAT_COMPLETION, cfg->completion))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -50,6 +50,7 @@ struct sp_lat_cfg {
 	u32 warmup;
 	u32 samples_max;
 	u32 interval_ms;
+	u8 completion;		/* enum sparkperf_lat_completion */
 	int cpu;		/* -1: a CPU of the device's node */
 };
 

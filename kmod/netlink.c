@@ -75,7 +75,7 @@ static struct netlink_range_validation sp_range_interval = {
 	.max = SPARKPERF_LAT_INTERVAL_MS_MAX,
 };
 
-static const struct nla_policy sp_lat_run_policy[SPARKPERF_A_LAT_INTERVAL_MS + 1] = {
+static const struct nla_policy sp_lat_run_policy[SPARKPERF_A_LAT_COMPLETION + 1] = {
 	[SPARKPERF_A_LAT_PEER] = SP_POLICY_ADDR,
 	[SPARKPERF_A_LAT_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[SPARKPERF_A_LAT_DEV] = { .type = NLA_NUL_STRING,
@@ -94,6 +94,9 @@ static const struct nla_policy sp_lat_run_policy[SPARKPERF_A_LAT_INTERVAL_MS + 1
 		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_samples),
 	[SPARKPERF_A_LAT_INTERVAL_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &sp_range_interval),
+	[SPARKPERF_A_LAT_COMPLETION] =
+		NLA_POLICY_RANGE(NLA_U8, SPARKPERF_LAT_COMPLETION_RECV,
+				 SPARKPERF_LAT_COMPLETION_MAX),
 };
 
 /* LAT_STOP, LAT_GET and LAT_SAMPLES: a session id. */

@@ -285,13 +285,18 @@ static int sp_rbuf_access(const struct sp_rconn *rc)
 
 /*
  * Whether the peer's data messages consume our receives: its SENDs, and
- * its RDMA WRITEs with immediate (a bandwidth client's when it validates
- * or runs both ways, all of a bandwidth server's).
+ * its RDMA WRITEs with immediate (latency writes but last-byte ones, a
+ * bandwidth client's when it validates or runs both ways, all of a
+ * bandwidth server's).
  */
 static bool sp_rconn_receives_data(const struct sp_rconn *rc)
 {
-	if (rc->kind == SP_WIRE_LAT || rc->op == SPARKPERF_LAT_OP_READ)
-		return rc->op == SPARKPERF_LAT_OP_SEND;
+	if (rc->kind == SP_WIRE_LAT)
+		return rc->op == SPARKPERF_LAT_OP_SEND ||
+		       (rc->op == SPARKPERF_LAT_OP_WRITE &&
+			!(rc->wflags & SP_WIRE_F_LAST_BYTE));
+	if (rc->op == SPARKPERF_LAT_OP_READ)
+		return false;
 	if (rc->server)
 		return rc->op == SPARKPERF_LAT_OP_SEND || rc->wflags;
 	return rc->wflags & SP_WIRE_F_BIDIR;
@@ -309,7 +314,7 @@ static int sp_rconn_depths(struct sp_rconn *rc, struct ib_qp_cap *cap)
 	u32 sq, rq;
 
 	if (rc->kind == SP_WIRE_LAT) {
-		rc->rq_data = rc->op == SPARKPERF_LAT_OP_SEND ? 2 : 0;
+		rc->rq_data = sp_rconn_receives_data(rc) ? 2 : 0;
 		cap->max_send_wr = SP_SQ_DEPTH;
 		cap->max_recv_wr = SP_RQ_DEPTH;
 		return 0;
@@ -780,6 +785,14 @@ int sp_wire_parse_hello(struct sp_wire_hello *hello, const void *data,
 			 "depth %u, signal %u, flags 0x%x not supported",
 			 be32_to_cpu(hello->depth), be32_to_cpu(hello->signal),
 			 hello->flags);
+		return -EPROTO;
+	}
+	if (hello->kind == SP_WIRE_LAT &&
+	    ((hello->flags & ~SP_WIRE_F_LAST_BYTE) ||
+	     (hello->flags && hello->op != SPARKPERF_LAT_OP_WRITE))) {
+		snprintf(reason, reason_len,
+			 "latency op %u with flags 0x%x not supported",
+			 hello->op, hello->flags);
 		return -EPROTO;
 	}
 	return 0;

@@ -20,7 +20,7 @@ struct rdma_cm_event;
 struct rdma_conn_param;
 
 /*
- * Wire format, version 2. Every field is big-endian.
+ * Wire format, version 3. Every field is big-endian.
  *
  * The client's connection request carries a struct sp_wire_hello: the test
  * (kind, op, size, flags and, for bandwidth, the work requests in flight
@@ -32,6 +32,12 @@ struct rdma_conn_param;
  *
  * A server that cannot serve rejects with a struct sp_wire_reject: a
  * positive errno and a NUL-terminated reason the client reports.
+ *
+ * Latency (SP_WIRE_LAT): write round trips are RDMA WRITEs with immediate
+ * each way, each consuming one receive of the other side, which answers
+ * on its completion; with SP_WIRE_F_LAST_BYTE they are plain RDMA WRITEs
+ * whose last byte, the round trip's tag, each side polls. Send round trips
+ * are SENDs each way; read ones involve no server code.
  *
  * After the connection is established the server sends one zero-length
  * SEND, "ready": its buffers are registered, its receives posted, and the
@@ -47,7 +53,7 @@ struct rdma_conn_param;
  * (saturated), after all it sent. The client then disconnects.
  */
 #define SP_WIRE_MAGIC 0x5350524bU	/* "SPRK" */
-#define SP_WIRE_VERSION 2
+#define SP_WIRE_VERSION 3
 #define SP_WIRE_FIN 0x46494e21U		/* "FIN!" */
 
 enum sp_wire_kind {
@@ -55,17 +61,19 @@ enum sp_wire_kind {
 	SP_WIRE_BW,
 };
 
-/* sp_wire_hello.flags */
+/* sp_wire_hello.flags: bandwidth */
 #define SP_WIRE_F_BIDIR 0x1
 #define SP_WIRE_F_VALIDATE 0x2
 #define SP_WIRE_F_ALL (SP_WIRE_F_BIDIR | SP_WIRE_F_VALIDATE)
+/* sp_wire_hello.flags: latency, write only */
+#define SP_WIRE_F_LAST_BYTE 0x4
 
 struct sp_wire_hello {
 	__be32 magic;
 	u8 version;
 	u8 op;			/* enum sparkperf_lat_op */
 	u8 kind;		/* enum sp_wire_kind */
-	u8 flags;		/* SP_WIRE_F_*, bandwidth only */
+	u8 flags;		/* SP_WIRE_F_* */
 	__be32 size;		/* bytes per message */
 	__be32 rkey;
 	__be64 addr;

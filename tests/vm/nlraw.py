@@ -130,6 +130,7 @@ LAT_ATTRS = {
     32: ("p99999_ns", "u64"), 33: ("intervals", ("list", INTERVAL_ATTRS)),
     34: ("interval", INTERVAL_ATTRS), 35: ("samples_first", "u64"),
     36: ("samples_data", "bin"), 37: ("rt_yields", "u64"),
+    38: ("completion", "u8"),
 }
 BW_ATTRS = {
     2: ("id", "u32"), 3: ("peer", "ip"), 4: ("port", "u16"),

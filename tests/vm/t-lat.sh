@@ -40,6 +40,21 @@ run_ok() {
 		.one_way_p50_ns * 2 == .rtt_p50_ns and .rtt_stdev_ns >= 0' "$j" >/dev/null
 }
 
+# How a write round trip ended, in the text and in the JSON: on the receive
+# completion of a WRITE with immediate by default, on the polled last byte
+# when asked (as ib_write_lat).
+completion_reported() {
+	sparkperf-ctl lat run peer "$addr" size 4096 iters 50 >"$tmp/c.txt" &&
+	sparkperf-ctl -j lat run peer "$addr" size 4096 iters 50 \
+		completion last-byte >"$tmp/c.json" || return 1
+	grep '^Round trip ends' "$tmp/c.txt"
+	jq -c '.[0] | {state, count, completion: .config.completion}' "$tmp/c.json"
+	grep -q '^Round trip ends: receive completion of the echo.s RDMA WRITE with immediate$' \
+		"$tmp/c.txt" &&
+	jq -e '.[0] | .state == "done" and .count == 50 and
+		.config.completion == "last-byte"' "$tmp/c.json" >/dev/null
+}
+
 samples_saved() {
 	sparkperf-ctl -j lat run peer "$addr" size 64 iters 300 warmup 10 \
 		samples "$tmp/samples.csv" >"$tmp/s.json" || return 1
@@ -171,6 +186,8 @@ for op in write send read; do
 	done
 done
 sp_test "lat write 8 MiB" run_ok write 8388608 10 2
+sp_test "completion: recv by default, last-byte when asked, said in the output" \
+	completion_reported
 sp_test "samples FILE: every measured round trip as CSV" samples_saved
 sp_test "duration mode: per-second series" duration_mode
 sp_test "size sweep 2..8: one result per size" size_sweep

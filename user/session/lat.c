@@ -32,7 +32,7 @@ static const char lat_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] lat show\n"
 	"       sparkperf-ctl [ OPTIONS ] lat run peer ADDR [ port PORT ] [ dev DEV ] [ op OP ]\n"
 	"               [ size SIZE ] [ iters N | duration TIME ] [ warmup N ] [ cpu CPU ]\n"
-	"               [ interval MS ] [ samples FILE ] [ trace TRACE ]\n"
+	"               [ interval MS ] [ completion END ] [ samples FILE ] [ trace TRACE ]\n"
 	"       sparkperf-ctl lat help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
 	"       ADDR := the IPv4 or IPv6 address of a sparkperf server\n"
@@ -43,6 +43,10 @@ static const char lat_usage[] =
 	"       N := iterations, iters 1..1000000000 (default 1000), warmup 0..1000000\n"
 	"       TIME := seconds (0.5, 10) or with a unit (ms, s, m, h), whole ms, up to 1h\n"
 	"       MS := length of one interval of the series, 10..60000 ms, default 1000\n"
+	"       END := { recv | last-byte }: how a write round trip ends; recv (the\n"
+	"               default) on the receive completion of an RDMA WRITE with\n"
+	"               immediate, last-byte by polling the last byte as ib_write_lat\n"
+	"               does (early on NICs that write out of order, e.g. mlx5)\n"
 	"       FILE := CSV file for the raw samples\n"
 	"       TRACE := { on | off }: on traces the counters of the RDMA device and its\n"
 	"               netdev during each run and reports their deltas and rates (also:\n"
@@ -66,9 +70,30 @@ struct run_args {
 	bool trace;			/* "trace on" */
 };
 
+/* completion END: recv or last-byte, and last-byte with write only. */
+static int parse_completion(const char *s, struct sp_lat_config *c)
+{
+	unsigned int v;
+
+	if (!s)
+		return SP_EXIT_OK;
+	if (sp_enum_parse(sp_lat_completion_names, sp_n_lat_completion_names, s, &v) ||
+	    v == SPARKPERF_LAT_COMPLETION_READ)
+		return sp_usage_error("lat", "Invalid completion: '%s' (recv or last-byte)", s);
+	if (v == SPARKPERF_LAT_COMPLETION_LAST_BYTE && c->has_op &&
+	    c->op != SPARKPERF_LAT_OP_WRITE)
+		return sp_usage_error("lat", "'completion last-byte' needs 'op write'");
+	if (v == SPARKPERF_LAT_COMPLETION_RECV && c->has_op && c->op == SPARKPERF_LAT_OP_READ)
+		return sp_usage_error("lat", "'op read' ends on the read's completion, not 'recv'");
+	c->completion = (uint8_t)v;
+	c->has_completion = true;
+	return SP_EXIT_OK;
+}
+
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
 	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL, *trace = NULL;
+	const char *completion = NULL;
 	struct sp_lat_config *c = &a->cfg;
 	uint32_t port = 0;
 	struct sp_kv kv[] = {
@@ -89,6 +114,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ .key = "samples", .what = "samples file", .type = SP_KV_STRING,
 		  .dst = &a->samples_path },
 		{ .key = "trace", .type = SP_KV_STRING, .dst = &trace },
+		{ .key = "completion", .type = SP_KV_STRING, .dst = &completion },
 	};
 	char err[256];
 	size_t n;
@@ -123,6 +149,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	c->has_interval = kv[9].seen;
 	if (trace && sp_parse_on_off(trace, &a->trace))
 		return sp_usage_error("lat", "Invalid trace: '%s' (on or off)", trace);
+	ret = parse_completion(completion, c);
+	if (ret)
+		return ret;
 
 	/*
 	 * Raw samples are only read for a samples file: keep none otherwise,

@@ -58,6 +58,37 @@ static const struct sp_fixed_col lat_col[LC_N] = {
 	[LC_OW_AVG] = { "oneway_avg[usec]", 0 },
 };
 
+const char *const sp_lat_completion_names[] = {
+	[SPARKPERF_LAT_COMPLETION_RECV] = "recv",
+	[SPARKPERF_LAT_COMPLETION_LAST_BYTE] = "last-byte",
+	[SPARKPERF_LAT_COMPLETION_READ] = "read",
+};
+const size_t sp_n_lat_completion_names = SPARKPERF_LAT_COMPLETION_MAX + 1;
+
+static const char *completion_str(const struct sp_lat_config *c)
+{
+	return sp_enum_str(sp_lat_completion_names, sp_n_lat_completion_names, c->completion,
+			   "unknown");
+}
+
+/* How a round trip ended, in words: what a result can be compared with. */
+static const char *completion_text(const struct sp_lat_config *c)
+{
+	switch (c->completion) {
+	case SPARKPERF_LAT_COMPLETION_RECV:
+		return c->op == SPARKPERF_LAT_OP_WRITE ?
+		       "receive completion of the echo's RDMA WRITE with immediate" :
+		       "receive completion of the echo's SEND";
+	case SPARKPERF_LAT_COMPLETION_LAST_BYTE:
+		return "last byte of the echo polled (as ib_write_lat; early where the NIC "
+		       "writes out of order, e.g. mlx5 relaxed ordering)";
+	case SPARKPERF_LAT_COMPLETION_READ:
+		return "completion of the RDMA READ";
+	default:
+		return "unknown";
+	}
+}
+
 int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env)
 {
 	const struct sp_lat_config *c = &lat->cfg;
@@ -80,6 +111,8 @@ int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env)
 	if (c->has_warmup)
 		fprintf(f, " after %u warm-up iterations", c->warmup);
 	fprintf(f, "\n");
+	if (c->has_completion)
+		fprintf(f, "Round trip ends: %s\n", completion_text(c));
 	fprintf(f, "Clock: %s", env && env->clock_source ? env->clock_source : "unknown");
 	if (lat->has_clock_res)
 		fprintf(f, ", resolution %u ns", lat->clock_res_ns);
@@ -138,6 +171,8 @@ static json_object *json_lat_config(const struct sp_lat *l, const struct sp_lat_
 	sp_json_add(obj, "samples_max", c->has_samples_max ?
 	    json_object_new_int64(c->samples_max) : NULL);
 	sp_json_add(obj, "interval_ms", c->has_interval ? json_object_new_int64(c->interval_ms) : NULL);
+	sp_json_add(obj, "completion", c->has_completion ?
+	    json_object_new_string(completion_str(c)) : NULL);
 	/* what was asked for; the device and CPU used are outside "config" */
 	sp_json_add(obj, "dev", req && req->has_dev ? json_object_new_string(req->dev) : NULL);
 	sp_json_add(obj, "cpu", req && req->has_cpu ? json_object_new_int64(req->cpu) : NULL);

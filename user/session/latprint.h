@@ -22,6 +22,13 @@
  * round trip have no row.
  */
 int sp_print_lat_header(const struct sp_lat *lat, const struct sp_env *env);
+
+/*
+ * enum sparkperf_lat_completion by name, as the CLI takes it and JSON
+ * prints it: recv, last-byte, read.
+ */
+extern const char *const sp_lat_completion_names[];
+extern const size_t sp_n_lat_completion_names;
 int sp_print_lat_row(const struct sp_lat *lat);
 
 /*

@@ -60,6 +60,8 @@ struct sp_lat_config {
 	uint32_t samples_max;
 	bool has_interval;
 	uint32_t interval_ms;
+	bool has_completion;
+	uint8_t completion;		/* enum sparkperf_lat_completion */
 };
 
 /*

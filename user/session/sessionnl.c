@@ -45,6 +45,7 @@ static const struct field lat_config_fields[] = {
 	LC(CPU, F_U32, cpu, has_cpu),
 	LC(SAMPLES_MAX, F_U32, samples_max, has_samples_max),
 	LC(INTERVAL_MS, F_U32, interval_ms, has_interval),
+	LC(COMPLETION, F_U8, completion, has_completion),
 };
 #undef LC
 

@@ -199,6 +199,18 @@
  *                                 SPARKPERF_LAT_SAMPLES_DEFAULT
  *    SPARKPERF_A_LAT_INTERVAL_MS: NLA_U32, length of one interval of the
  *                                 series, 10..60000, default 1000
+ *    SPARKPERF_A_LAT_COMPLETION: NLA_U8, enum sparkperf_lat_completion,
+ *        how a round trip ends: for write, SPARKPERF_LAT_COMPLETION_RECV
+ *        (the default) or SPARKPERF_LAT_COMPLETION_LAST_BYTE; send ends
+ *        only with RECV and read only with READ (-EINVAL otherwise)
+ *
+ * Write round trips are RDMA WRITEs with immediate by default, each ending
+ * on the receive completion its immediate raises at the other side: a NIC
+ * places the data before that completion whatever the PCIe ordering of the
+ * data itself. Polling the last byte (perftest's ib_write_lat) is right
+ * only where the payload's writes land in order: ConnectX (mlx5) turns on
+ * relaxed ordering for the kernel's memory keys, so the last byte can land
+ * before the rest and the round trip ends early, by more the larger SIZE.
  *
  * Reply: SPARKPERF_CMD_LAT_RUN with SPARKPERF_A_LAT_ID: NLA_U32.
  *
@@ -217,7 +229,9 @@
  * Reply, one message per session:
  *
  *    SPARKPERF_A_LAT_ID, _PEER, _PORT, _OP, _SIZE, _ITERS or _DURATION_MS,
- *        _WARMUP, _SAMPLES_MAX, _INTERVAL_MS: the configuration
+ *        _WARMUP, _SAMPLES_MAX, _INTERVAL_MS, _COMPLETION: the
+ *        configuration (COMPLETION always present: how the round trips
+ *        ended)
  *    SPARKPERF_A_LAT_DEV: NLA_NUL_STRING, the RDMA device used (once known)
  *    SPARKPERF_A_LAT_CPU: NLA_U32, the CPU the thread ran on
  *    SPARKPERF_A_LAT_STATE: NLA_U8, enum sparkperf_lat_state
@@ -871,6 +885,7 @@ enum sparkperf_lat_attr {
 	SPARKPERF_A_SAMPLES_FIRST,
 	SPARKPERF_A_SAMPLES_DATA,
 	SPARKPERF_A_LAT_RT_YIELDS,
+	SPARKPERF_A_LAT_COMPLETION,
 	__SPARKPERF_A_LAT_MAX
 };
 
@@ -1050,6 +1065,20 @@ enum sparkperf_lat_op {
 };
 
 #define SPARKPERF_LAT_OP_MAX (__SPARKPERF_LAT_OP_MAX - 1)
+
+/* How a latency round trip ends (SPARKPERF_A_LAT_COMPLETION). */
+enum sparkperf_lat_completion {
+	SPARKPERF_LAT_COMPLETION_UNSPEC,
+	/* a receive completion: the echo's SEND or RDMA WRITE with immediate */
+	SPARKPERF_LAT_COMPLETION_RECV,
+	/* the last byte of the receive buffer, polled (write only) */
+	SPARKPERF_LAT_COMPLETION_LAST_BYTE,
+	/* the RDMA READ's own completion */
+	SPARKPERF_LAT_COMPLETION_READ,
+	__SPARKPERF_LAT_COMPLETION_MAX
+};
+
+#define SPARKPERF_LAT_COMPLETION_MAX (__SPARKPERF_LAT_COMPLETION_MAX - 1)
 
 enum sparkperf_lat_state {
 	SPARKPERF_LAT_STATE_CONNECTING,

@@ -1682,6 +1682,17 @@ static const struct invocation {
 	{ "ok", { "lat", "run", "peer", "192.168.200.13", "iters", "5", "duration", "1" }, 2,
 	  .err = "'iters' and 'duration' cannot be used together (see 'sparkperf-ctl lat help')\n",
 	  .log = "" },
+	{ "ok", { "lat", "run", "peer", "192.168.200.13", "completion", "cqe" }, 2, .out = "",
+	  .err = "Invalid completion: 'cqe' (recv or last-byte) (see 'sparkperf-ctl lat help')\n",
+	  .log = "" },
+	{ "ok", { "lat", "run", "peer", "192.168.200.13", "op", "send", "completion",
+		  "last-byte" }, 2, .out = "",
+	  .err = "'completion last-byte' needs 'op write' (see 'sparkperf-ctl lat help')\n",
+	  .log = "" },
+	{ "ok", { "lat", "run", "peer", "192.168.200.13", "op", "read", "completion", "recv" }, 2,
+	  .out = "", .log = "",
+	  .err = "'op read' ends on the read's completion, not 'recv' (see 'sparkperf-ctl lat "
+		 "help')\n" },
 
 	/* bw run: usage errors: one line, nothing on stdout, nothing asked of the kernel */
 	{ "ok", { "bw", "run" }, 2, .out = "", .log = "",

@@ -52,6 +52,8 @@ static void make_lat(struct sp_lat *l)
 	l->cfg.samples_max = 0;
 	l->cfg.has_interval = true;
 	l->cfg.interval_ms = 1000;
+	l->cfg.has_completion = true;
+	l->cfg.completion = SPARKPERF_LAT_COMPLETION_RECV;
 	l->state = SPARKPERF_LAT_STATE_DONE;
 	l->warmup_done = 100;
 	l->count = 1000;
@@ -151,6 +153,8 @@ START_TEST(test_lat_text)
 	ck_assert(starts_with(out, "RDMA write latency: peer 192.168.200.12 port 18520, "
 			   "device rocep1s0f1, CPU 4\n"
 			   "Run: 1000 iterations after 100 warm-up iterations\n"
+			   "Round trip ends: receive completion of the echo's RDMA WRITE "
+			   "with immediate\n"
 			   "Clock: tsc, resolution 1 ns\n"));
 	ck_assert_ptr_nonnull(strstr(out, "rtt_* are round trip times (RTT), oneway_* are RTT/2"));
 	p = strstr(out, "#bytes");
@@ -193,12 +197,14 @@ START_TEST(test_lat_text_duration)
 	l.cfg.has_dev = false;
 	l.cfg.has_cpu = false;
 	l.cfg.op = SPARKPERF_LAT_OP_READ;
+	l.cfg.completion = SPARKPERF_LAT_COMPLETION_READ;
 	l.has_clock_res = false;
 	cap_start(&c, false, false);
 	ck_assert_int_eq(sp_print_lat_header(&l, NULL), 0);
 	out = cap_end(&c);
 	ck_assert(starts_with(out, "RDMA read latency: peer 192.168.200.12 port 18520\n"
 			   "Run: 10000 ms after 100 warm-up iterations\n"
+			   "Round trip ends: completion of the RDMA READ\n"
 			   "Clock: unknown\n"));
 	free(out);
 	sp_lat_free(&l);
@@ -216,7 +222,7 @@ static const char *const result_keys[] = {
 
 static const char *const config_keys[] = {
 	"peer", "port", "op", "size_bytes", "iters", "duration_ms", "warmup", "samples_max",
-	"interval_ms", "dev", "cpu",
+	"interval_ms", "completion", "dev", "cpu",
 };
 
 START_TEST(test_lat_json)
@@ -291,6 +297,7 @@ START_TEST(test_lat_json)
 	assert_int(cfg, "warmup", 100);
 	assert_int(cfg, "samples_max", 0);
 	assert_int(cfg, "interval_ms", 1000);
+	assert_str(cfg, "completion", "recv");
 	/* what was asked for: any device, CPU 4 */
 	assert_null(cfg, "dev");
 	assert_int(cfg, "cpu", 4);
