@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <linux/netlink.h>
 #include <linux/sparkperf.h>
 #include <netlink/genl/genl.h>
@@ -12,6 +18,7 @@
 #include "bench/benchparse.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
+#define TESTUTIL_CLI
 #include "testutil.h"
 
 void cap_start(struct capture *c, bool json, bool pretty)
@@ -249,4 +256,128 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 void tree_remove(const char *dir)
 {
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- the real sparkperf-ctl (cli/ suites) -------------------------------- */
+
+char tmpdir[64];
+const char *child_path;
+
+/* environ with PATH=search in place of its own; malloc'ed (the child execs it). */
+static char **env_with_path(const char *search)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env || asprintf(&env[k++], "PATH=%s", search) < 0)
+		return NULL;
+	for (n = 0; environ[n]; n++)
+		if (strncmp(environ[n], "PATH=", 5))
+			env[k++] = environ[n];
+	return env;
+}
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+
+	ck_assert_ptr_nonnull(m);
+	if (f) {
+		while ((c = fgetc(f)) != EOF)
+			fputc(c, m);
+		fclose(f);
+	}
+	fclose(m);
+	return buf;
+}
+
+void path(char *buf, const char *name)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", tmpdir, name);
+}
+
+void run(struct result *r, const char *scenario, ...)
+{
+	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], *argv[64];
+	const char *wrapper = getenv("CLI_WRAPPER");
+	char *wrap = wrapper ? strdup(wrapper) : NULL, *tok, *save = NULL;
+	struct timespec t0, t1;
+	int argc = 0, status;
+	va_list ap;
+	pid_t pid;
+
+	path(out, "stdout");
+	path(err, "stderr");
+	path(log, "requests");
+	unlink(log);
+	ck_assert_ptr_nonnull(realpath("fakenl.so", so));
+	for (tok = wrap ? strtok_r(wrap, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc++] = "../../user/sparkperf-ctl";
+	va_start(ap, scenario);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(126);
+		setenv("FAKENL", scenario, 1);
+		setenv("FAKENL_LOG", log, 1);
+		setenv("LD_PRELOAD", so, 1);
+		/* execvpe searches the test's PATH, the tool gets child_path */
+		if (child_path)
+			execvpe(argv[0], argv, env_with_path(child_path));
+		else
+			execvp(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	free(wrap);
+	ck_assert_msg(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
+	r->rc = WEXITSTATUS(status);
+	r->out = slurp(out);
+	r->err = slurp(err);
+	r->log = slurp(log);
+	r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_msg(r->rc != 99, "valgrind: %s", r->err);
+}
+
+void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+	free(r->log);
+}
+
+void cli_setup(void)
+{
+	char *d;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_cli.XXXXXX");
+	d = mkdtemp(tmpdir);
+	ck_assert_ptr_nonnull(d);
+}
+
+void cli_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
 }

@@ -84,4 +84,36 @@ char *tree_digest(const char *dir);
 /* Removes dir and everything under it. */
 void tree_remove(const char *dir);
 
+/*
+ * ---- the real sparkperf-ctl, against fakenl.so (cli/ suites, which define
+ * TESTUTIL_CLI before including this) ----------------------------------------
+ */
+#ifdef TESTUTIL_CLI
+struct result {
+	int rc;
+	char *out;
+	char *err;
+	char *log;			/* the requests fakenl.so answered */
+	double secs;
+};
+
+extern char tmpdir[64];		/* /tmp/check_cli.XXXXXX, one per test */
+/* Not NULL: the tool runs with this PATH (the wrapper is still found on the test's). */
+extern const char *child_path;
+
+/* The fixture of a CLI test case: tmpdir made, then removed with what it holds. */
+void cli_setup(void);
+void cli_teardown(void);
+/* tmpdir/name into buf[PATH_MAX] */
+void path(char *buf, const char *name);
+/* A whole file, "" if it cannot be read; free() it. */
+char *slurp(const char *path);
+/*
+ * Runs the tool (under $CLI_WRAPPER, e.g. "valgrind -q --error-exitcode=99")
+ * with the fakenl scenario; the arguments end with NULL.
+ */
+void run(struct result *r, const char *scenario, ...);
+void result_free(struct result *r);
+#endif
+
 #endif

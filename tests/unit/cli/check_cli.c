@@ -23,126 +23,10 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 
+#define TESTUTIL_CLI
 #include "testutil.h"
 
-#define CLI "../../user/sparkperf-ctl"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-struct result {
-	int rc;
-	char *out;
-	char *err;
-	char *log;
-	double secs;
-};
-
-static char tmpdir[64];	/* /tmp/check_cli.XXXXXX */
-
-/* Not NULL: the tool runs with this PATH (the wrapper is still found on the test's). */
-static const char *child_path;
-
-/* environ with PATH=search in place of its own; malloc'ed (the child execs it). */
-static char **env_with_path(const char *search)
-{
-	extern char **environ;
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env || asprintf(&env[k++], "PATH=%s", search) < 0)
-		return NULL;
-	for (n = 0; environ[n]; n++)
-		if (strncmp(environ[n], "PATH=", 5))
-			env[k++] = environ[n];
-	return env;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int c;
-
-	ck_assert_ptr_nonnull(m);
-	if (f) {
-		while ((c = fgetc(f)) != EOF)
-			fputc(c, m);
-		fclose(f);
-	}
-	fclose(m);
-	return buf;
-}
-
-static void path(char *buf, const char *name)
-{
-	snprintf(buf, PATH_MAX, "%s/%s", tmpdir, name);
-}
-
-/* Runs the tool with the scenario; the arguments end with NULL. */
-static void run(struct result *r, const char *scenario, ...)
-{
-	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], *argv[64];
-	const char *wrapper = getenv("CLI_WRAPPER");
-	char *wrap = wrapper ? strdup(wrapper) : NULL, *tok, *save = NULL;
-	struct timespec t0, t1;
-	int argc = 0, status;
-	va_list ap;
-	pid_t pid;
-
-	path(out, "stdout");
-	path(err, "stderr");
-	path(log, "requests");
-	unlink(log);
-	ck_assert_ptr_nonnull(realpath("fakenl.so", so));
-	for (tok = wrap ? strtok_r(wrap, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc++] = CLI;
-	va_start(ap, scenario);
-	while ((argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (!pid) {
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(126);
-		setenv("FAKENL", scenario, 1);
-		setenv("FAKENL_LOG", log, 1);
-		setenv("LD_PRELOAD", so, 1);
-		/* execvpe searches the test's PATH, the tool gets child_path */
-		if (child_path)
-			execvpe(argv[0], argv, env_with_path(child_path));
-		else
-			execvp(argv[0], argv);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	free(wrap);
-	ck_assert_msg(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
-	r->rc = WEXITSTATUS(status);
-	r->out = slurp(out);
-	r->err = slurp(err);
-	r->log = slurp(log);
-	r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	ck_assert_msg(r->rc != 99, "valgrind: %s", r->err);
-}
-
-static void result_free(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-	free(r->log);
-}
 
 static int64_t geti(json_object *obj, const char *key)
 {
@@ -1252,23 +1136,6 @@ START_TEST(test_bench_trace_sigint)
 }
 END_TEST
 
-static void setup(void)
-{
-	char *d;
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_cli.XXXXXX");
-	d = mkdtemp(tmpdir);
-	ck_assert_ptr_nonnull(d);
-}
-
-static void teardown(void)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
 /* ---- counters, trace, watch, trace on ------------------------------------ */
 
 START_TEST(test_counters_text)
@@ -1869,7 +1736,7 @@ static Suite *cli_suite(void)
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("lat");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);	/* valgrind */
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_json_sweep);
@@ -1881,7 +1748,7 @@ static Suite *cli_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bw");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bw_text);
 	tcase_add_test(tc, test_bw_json_sweep);
@@ -1893,13 +1760,13 @@ static Suite *cli_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("server");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_server_json);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("trace");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_counters_text);
 	tcase_add_test(tc, test_counters_json);
@@ -1915,13 +1782,13 @@ static Suite *cli_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("invocations");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_invocation, 0, ARRAY_SIZE(invocations));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bench");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 300);	/* every fixture, under valgrind too */
 	tcase_add_test(tc, test_bench_parse_fixtures);
 	tcase_add_test(tc, test_bench_parse_text);
