@@ -8,6 +8,7 @@
  * application benchmarks; tests/fixtures/ holds real outputs of each.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,6 +140,100 @@ void sp_bench_copy_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* ---- numbers in range ---------------------------------------------------------- */
+
+bool sp_bench_int_of(double v, int64_t min, int64_t max, int64_t *out)
+{
+	/* 2^63, the first double past INT64_MAX: a cast of it or more is undefined */
+	if (!isfinite(v) || v != trunc(v) || v < (double)min || v >= 0x1p63 || (int64_t)v > max)
+		return false;
+	*out = (int64_t)v;
+	return true;
+}
+
+/* v, written as text, as a whole number in min..max: 1, or -1 recorded in bad. */
+static int checked_int(const char *key, double v, const char *text, int64_t min, int64_t max,
+		       int64_t *out, struct sp_bench_invalid *bad)
+{
+	char expected[64];
+
+	if (sp_bench_int_of(v, min, max, out))
+		return 1;
+	snprintf(expected, sizeof(expected), "a whole number in %" PRId64 "..%" PRId64, min, max);
+	sp_bench_invalid_add(bad, key, text, expected);
+	return -1;
+}
+
+int sp_bench_tok_int(const char *key, const char *tok, int64_t min, int64_t max, int64_t *out,
+		     struct sp_bench_invalid *bad)
+{
+	char *end;
+	double v = strtod(tok, &end);
+
+	/* strtod's ERANGE still gives a number: too large for any field */
+	if (end == tok || *end)
+		return 0;
+	return checked_int(key, v, tok, min, max, out, bad);
+}
+
+/* The JSON number at key, and how it was written. */
+static json_object *jnumber(json_object *obj, const char *key, double *v, const char **text)
+{
+	json_object *j = sp_bench_jget(obj, key);
+
+	if (!j || !(json_object_is_type(j, json_type_double) || json_object_is_type(j, json_type_int)))
+		return NULL;
+	*v = json_object_get_double(j);
+	*text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	return j;
+}
+
+int sp_bench_jint(json_object *obj, const char *key, int64_t min, int64_t max, int64_t *out,
+		  struct sp_bench_invalid *bad)
+{
+	const char *text;
+	double v;
+
+	if (!jnumber(obj, key, &v, &text))
+		return 0;
+	return checked_int(key, v, text, min, max, out, bad);
+}
+
+int sp_bench_jvalue(json_object *obj, const char *key, double *out, struct sp_bench_invalid *bad)
+{
+	const char *text;
+	double v;
+
+	if (!jnumber(obj, key, &v, &text))
+		return 0;
+	if (!isfinite(v) || v < 0) {
+		sp_bench_invalid_add(bad, key, text, "a finite number >= 0");
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+void sp_bench_invalid_add(struct sp_bench_invalid *bad, const char *key, const char *value,
+			  const char *expected)
+{
+	if (bad->n < SP_BENCH_INVALID_KEPT)
+		snprintf(bad->what[bad->n], sizeof(bad->what[0]), "%s is %s, not %s", key, value,
+			 expected);
+	bad->n++;
+}
+
+void sp_bench_invalid_take(struct sp_bench_invalid *dst, const struct sp_bench_invalid *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++) {
+		if (dst->n < SP_BENCH_INVALID_KEPT && i < SP_BENCH_INVALID_KEPT)
+			memcpy(dst->what[dst->n], src->what[i], sizeof(dst->what[0]));
+		dst->n++;
+	}
+}
+
 /* ---- verdicts ---------------------------------------------------------------- */
 
 const char *sp_bench_level_str(enum sp_bench_level level)
@@ -187,6 +282,20 @@ int sp_bench_judge_exit(int exit_status, const char *detail, struct sp_bench_ver
 		return 0;
 	return sp_bench_problem_add(v, SP_BENCH_FAIL, "exit_status", "exited with status %d%s%s",
 				    exit_status, detail ? ": " : "", detail ? detail : "");
+}
+
+int sp_bench_judge_invalid(const struct sp_bench_invalid *bad, struct sp_bench_verdict *v)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < bad->n && i < SP_BENCH_INVALID_KEPT; i++)
+		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "invalid_value", "%s", bad->what[i]);
+	if (!ret && bad->n > SP_BENCH_INVALID_KEPT)
+		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "invalid_value",
+					   "%zu more numbers out of range",
+					   bad->n - SP_BENCH_INVALID_KEPT);
+	return ret;
 }
 
 int sp_bench_exit_trailer(const char *text)
@@ -266,13 +375,6 @@ bool sp_bench_jnum(json_object *obj, const char *key, double *out)
 size_t sp_bench_jarray_len(json_object *arr)
 {
 	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
-}
-
-uint64_t sp_bench_jnum_u64(json_object *obj, const char *key)
-{
-	double v = 0;
-
-	return sp_bench_jnum(obj, key, &v) && v > 0 ? (uint64_t)v : 0;
 }
 
 const char *sp_bench_jstr(json_object *obj, const char *key)

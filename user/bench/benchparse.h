@@ -61,6 +61,19 @@ void sp_bench_free_named(void *arr, size_t n, size_t size, size_t offset);
 #define FREE_NAMED(arr, n, type, member) \
 	sp_bench_free_named((arr), (n), sizeof(type), offsetof(type, member))
 
+/*
+ * The numbers of an output that are out of the range of what they count or
+ * measure (a negative count, more than its field holds, a rate that is not
+ * finite): kept as written, never read as some other number, and the judge
+ * fails the result with them ("invalid_value").
+ */
+#define SP_BENCH_INVALID_KEPT 4
+
+struct sp_bench_invalid {
+	size_t n;			/* all of them; the first SP_BENCH_INVALID_KEPT kept */
+	char what[SP_BENCH_INVALID_KEPT][160];	/* "completed is -1, not a whole number in 0..N" */
+};
+
 /* Lines copied out of an output, trimmed. */
 struct sp_bench_lines {
 	char **v;
@@ -129,6 +142,7 @@ struct sp_perftest {
 	size_t n_counters;
 	struct sp_bench_lines errors;	/* "Couldn't connect to ...", ... */
 	struct sp_bench_lines warnings;	/* "Conflicting CPU frequency ...", ... */
+	struct sp_bench_invalid invalid;
 };
 
 /*
@@ -186,6 +200,7 @@ struct sp_iperf3 {
 	bool has_cpu;
 	double cpu_host_percent, cpu_remote_percent;
 	char congestion[32];
+	struct sp_bench_invalid invalid;
 };
 
 /* -J output or text (told apart by the first character). 0 or -ENOMEM. */
@@ -259,6 +274,7 @@ struct sp_nccl {
 	struct sp_nccl_signature *sigs;
 	size_t n_sigs;
 	struct sp_bench_lines warnings;	/* "NCCL WARN" lines */
+	struct sp_bench_invalid invalid;
 };
 
 /* Text (NCCL INFO lines, mpirun prefixes and boxes interleaved) or -J JSON. */
@@ -312,6 +328,7 @@ struct sp_llm {
 	bool has_completed, has_failed, has_requested;
 	uint64_t completed, failed, requested;
 	char *error;			/* why nothing could be read */
+	struct sp_bench_invalid invalid;
 };
 
 /*

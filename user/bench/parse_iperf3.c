@@ -3,32 +3,34 @@
  * The iperf3 parser of benchparse.h: -J output, and the text.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parseutil.h"
 
-static void ip_end(json_object *o, struct sp_iperf3_end *e)
+static void ip_end(json_object *o, struct sp_iperf3_end *e, struct sp_bench_invalid *bad)
 {
-	double v;
+	int64_t n;
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
-	e->has = sp_bench_jnum(o, "bits_per_second", &e->bits_per_second);
-	e->bytes = sp_bench_jnum_u64(o, "bytes");
-	if (sp_bench_jnum(o, "seconds", &v))
-		e->seconds = v;
-	e->has_retransmits = sp_bench_jnum(o, "retransmits", &v);
+	e->has = sp_bench_jvalue(o, "bits_per_second", &e->bits_per_second, bad) > 0;
+	if (sp_bench_jint(o, "bytes", 0, INT64_MAX, &n, bad) > 0)
+		e->bytes = (uint64_t)n;
+	sp_bench_jvalue(o, "seconds", &e->seconds, bad);
+	e->has_retransmits = sp_bench_jint(o, "retransmits", 0, INT64_MAX, &n, bad) > 0;
 	if (e->has_retransmits)
-		e->retransmits = (uint64_t)v;
+		e->retransmits = (uint64_t)n;
 }
 
 static int ip_json(struct sp_iperf3 *r, const char *text)
 {
-	json_object *doc = sp_bench_json_whole(text), *start, *end, *streams, *cpu;
+	json_object *doc = sp_bench_json_whole(text), *start, *test, *end, *streams, *cpu;
 	const char *s;
-	size_t i, n;
-	double v;
+	size_t i, k;
+	int64_t n;
 	int ret = 0;
 
 	r->json = true;
@@ -37,18 +39,18 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 		return r->error ? 0 : -ENOMEM;
 	}
 	start = sp_bench_jget(doc, "start");
+	test = sp_bench_jget(start, "test_start");
 	end = sp_bench_jget(doc, "end");
 	sp_bench_jstr_copy(start, "version", r->version, sizeof(r->version));
-	if (sp_bench_jnum(sp_bench_jget(start, "test_start"), "num_streams", &v))
-		r->num_streams = (uint32_t)v;
-	if (sp_bench_jnum(sp_bench_jget(start, "test_start"), "duration", &v))
-		r->duration_s = v;
+	if (sp_bench_jint(test, "num_streams", 0, UINT32_MAX, &n, &r->invalid) > 0)
+		r->num_streams = (uint32_t)n;
+	sp_bench_jvalue(test, "duration", &r->duration_s, &r->invalid);
 	/* iperf3 < 3.14 exits 0 in JSON mode on errors: the key is the truth */
 	if ((s = sp_bench_jstr(doc, "error")) && !(r->error = strdup(s)))
 		ret = -ENOMEM;
 	streams = sp_bench_jget(end, "streams");
-	n = sp_bench_jarray_len(streams);
-	for (i = 0; !ret && i < n; i++) {
+	k = sp_bench_jarray_len(streams);
+	for (i = 0; !ret && i < k; i++) {
 		json_object *st = json_object_array_get_idx(streams, i);
 		struct sp_iperf3_stream *x;
 
@@ -57,16 +59,16 @@ static int ip_json(struct sp_iperf3 *r, const char *text)
 			break;
 		}
 		x = &r->streams[r->n_streams++];
-		ip_end(sp_bench_jget(st, "sender"), &x->sender);
-		ip_end(sp_bench_jget(st, "receiver"), &x->receiver);
-		x->socket = sp_bench_jnum(sp_bench_jget(st, "sender"), "socket", &v) ? (int64_t)v :
-			    -1;
+		ip_end(sp_bench_jget(st, "sender"), &x->sender, &r->invalid);
+		ip_end(sp_bench_jget(st, "receiver"), &x->receiver, &r->invalid);
+		x->socket = sp_bench_jint(sp_bench_jget(st, "sender"), "socket", 0, INT32_MAX, &n,
+					  &r->invalid) > 0 ? n : -1;
 	}
-	ip_end(sp_bench_jget(end, "sum_sent"), &r->sum_sent);
-	ip_end(sp_bench_jget(end, "sum_received"), &r->sum_received);
+	ip_end(sp_bench_jget(end, "sum_sent"), &r->sum_sent, &r->invalid);
+	ip_end(sp_bench_jget(end, "sum_received"), &r->sum_received, &r->invalid);
 	cpu = sp_bench_jget(end, "cpu_utilization_percent");
-	r->has_cpu = sp_bench_jnum(cpu, "host_total", &r->cpu_host_percent) &&
-		     sp_bench_jnum(cpu, "remote_total", &r->cpu_remote_percent);
+	r->has_cpu = sp_bench_jvalue(cpu, "host_total", &r->cpu_host_percent, &r->invalid) > 0 &&
+		     sp_bench_jvalue(cpu, "remote_total", &r->cpu_remote_percent, &r->invalid) > 0;
 	sp_bench_jstr_copy(end, "sender_tcp_congestion", r->congestion, sizeof(r->congestion));
 	json_object_put(doc);
 	return ret;
@@ -111,6 +113,7 @@ static int ip_text_summary(struct sp_iperf3 *r, char *line)
 	bool sum, sender;
 	double bytes, start, stop;
 	uint64_t id = 0, retr;
+	int64_t whole;
 	size_t n;
 
 	if (line[0] != '[' || !close)
@@ -133,7 +136,15 @@ static int ip_text_summary(struct sp_iperf3 *r, char *line)
 	    !ip_value(tok[2], tok[3], &bytes) || !ip_value(tok[4], tok[5], &e.bits_per_second))
 		return 0;
 	e.seconds = stop - start;
-	e.bytes = (uint64_t)bytes;
+	/* "1.32 GBytes": its whole bytes; "1e30 GBytes" is no transfer */
+	if (!sp_bench_int_of(trunc(bytes), 0, INT64_MAX, &whole)) {
+		char value[64];
+
+		snprintf(value, sizeof(value), "%s %s", tok[2], tok[3]);
+		sp_bench_invalid_add(&r->invalid, "Transfer", value, "a size in bytes");
+		return 0;
+	}
+	e.bytes = (uint64_t)whole;
 	if (n == 8 && sp_bench_u64(tok[6], &retr)) {
 		e.has_retransmits = true;
 		e.retransmits = retr;
@@ -209,6 +220,8 @@ int sp_iperf3_judge(const struct sp_iperf3 *r, int exit_status, struct sp_bench_
 {
 	int ret = sp_bench_judge_exit(exit_status, r->error, v);
 
+	if (!ret)
+		ret = sp_bench_judge_invalid(&r->invalid, v);
 	if (!ret && r->error && (exit_status == SP_BENCH_EXIT_UNKNOWN || !exit_status))
 		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "iperf3_error", "%s%s", r->error,
 					   exit_status ? "" : " (although iperf3 exited 0)");

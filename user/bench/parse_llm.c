@@ -117,31 +117,47 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* A count of requests or tests: whole, 0..INT64_MAX. */
+static bool llm_count(struct sp_llm *l, json_object *obj, const char *key, uint64_t *out)
+{
+	int64_t n;
+
+	if (sp_bench_jint(obj, key, 0, INT64_MAX, &n, &l->invalid) <= 0)
+		return false;
+	*out = (uint64_t)n;
+	return true;
+}
+
 /* The keys of map found in obj, then (copy_ms) every number whose key ends in "_ms". */
 static int take_metrics(struct sp_llm *l, json_object *obj, const struct metric_map *map,
 			size_t n, bool copy_ms)
 {
+	uint64_t count;
 	size_t i;
 	double v;
 	int ret = 0;
 
 	for (i = 0; !ret && i < n; i++) {
-		if (!sp_bench_jnum(obj, map[i].key, &v))
-			continue;
 		switch (map[i].role) {
 		case M_COMPLETED:
-			l->has_completed = true;
-			l->completed = (uint64_t)v;
+			if (!(l->has_completed = llm_count(l, obj, map[i].key, &l->completed)))
+				continue;
+			v = (double)l->completed;
 			break;
 		case M_FAILED:
-			l->has_failed = true;
-			l->failed = (uint64_t)v;
+			if (!(l->has_failed = llm_count(l, obj, map[i].key, &l->failed)))
+				continue;
+			v = (double)l->failed;
 			break;
 		case M_REQUESTED:
-			l->has_requested = true;
-			l->requested = (uint64_t)v;
+			if (llm_count(l, obj, map[i].key, &count)) {
+				l->has_requested = true;
+				l->requested = count;
+			}
 			continue;
 		case M_VALUE:
+			if (sp_bench_jvalue(obj, map[i].key, &v, &l->invalid) <= 0)
+				continue;
 			break;
 		}
 		ret = metric_add(l, map[i].name ? map[i].name : map[i].key, v);
@@ -152,7 +168,7 @@ static int take_metrics(struct sp_llm *l, json_object *obj, const struct metric_
 		if (ret)
 			break;
 		(void)val;
-		if (ends_with(key, "_ms") && sp_bench_jnum(obj, key, &v))
+		if (ends_with(key, "_ms") && sp_bench_jvalue(obj, key, &v, &l->invalid) > 0)
 			ret = metric_add(l, key, v);
 	}
 	return ret;
@@ -162,6 +178,7 @@ static int take_metrics(struct sp_llm *l, json_object *obj, const struct metric_
 static int take_tree(struct sp_llm *l, json_object *obj, const char *prefix)
 {
 	char name[160];
+	double v;
 	int ret = 0;
 
 	if (!obj || !json_object_is_type(obj, json_type_object))
@@ -172,9 +189,8 @@ static int take_tree(struct sp_llm *l, json_object *obj, const char *prefix)
 		snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "_" : "", key);
 		if (json_object_is_type(val, json_type_object))
 			ret = take_tree(l, val, name);
-		else if (json_object_is_type(val, json_type_double) ||
-			 json_object_is_type(val, json_type_int))
-			ret = metric_add(l, name, json_object_get_double(val));
+		else if (sp_bench_jvalue(obj, key, &v, &l->invalid) > 0)
+			ret = metric_add(l, name, v);
 	}
 	return ret;
 }
@@ -183,14 +199,11 @@ static int trtllm_report(struct sp_llm *l, json_object *doc)
 {
 	static const char *const sections[] = { "performance", "request_info", "streaming_metrics" };
 	size_t i;
-	double v;
 	int ret = 0;
 
 	l->kind = "report";
-	if (sp_bench_jnum(sp_bench_jget(doc, "request_info"), "num_requests", &v)) {
-		l->has_completed = true;
-		l->completed = (uint64_t)v;
-	}
+	l->has_completed = llm_count(l, sp_bench_jget(doc, "request_info"), "num_requests",
+				     &l->completed);
 	for (i = 0; !ret && i < ARRAY_SIZE(sections); i++)
 		ret = take_tree(l, sp_bench_jget(doc, sections[i]), "");
 	return ret;
@@ -199,20 +212,22 @@ static int trtllm_report(struct sp_llm *l, json_object *doc)
 /* One llama-bench test: "pp128", "tg128", "pp512+tg128", "@ d512" appended. */
 static int llama_test(struct sp_llm *l, json_object *t)
 {
-	uint64_t p = sp_bench_jnum_u64(t, "n_prompt"), g = sp_bench_jnum_u64(t, "n_gen");
-	uint64_t d = sp_bench_jnum_u64(t, "n_depth");
+	uint64_t p = 0, g = 0, d = 0;
 	char name[96], metric[128];
 	double ts = 0, sd = 0;
 	int ret;
 
+	llm_count(l, t, "n_prompt", &p);
+	llm_count(l, t, "n_gen", &g);
+	llm_count(l, t, "n_depth", &d);
 	if (p && g)
 		snprintf(name, sizeof(name), "pp%" PRIu64 "+tg%" PRIu64, p, g);
 	else
 		snprintf(name, sizeof(name), "%s%" PRIu64, g ? "tg" : "pp", g ? g : p);
 	if (d)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), "_d%" PRIu64, d);
-	sp_bench_jnum(t, "avg_ts", &ts);
-	sp_bench_jnum(t, "stddev_ts", &sd);
+	sp_bench_jvalue(t, "avg_ts", &ts, &l->invalid);
+	sp_bench_jvalue(t, "stddev_ts", &sd, &l->invalid);
 	snprintf(metric, sizeof(metric), "%s_tok_per_s", name);
 	ret = metric_add(l, metric, ts);
 	snprintf(metric, sizeof(metric), "%s_stddev_tok_per_s", name);
@@ -313,6 +328,8 @@ int sp_llm_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdic
 {
 	int ret = sp_bench_judge_exit(exit_status, NULL, v);
 
+	if (!ret)
+		ret = sp_bench_judge_invalid(&l->invalid, v);
 	if (!ret && l->error)
 		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "no_result", "%s", l->error);
 	if (ret || l->error)

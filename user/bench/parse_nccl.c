@@ -119,6 +119,7 @@ static int nccl_row(struct sp_nccl *n, const struct nccl_layout *l, char **tok, 
 {
 	struct sp_nccl_row r = { 0 };
 	size_t i = 3;
+	int64_t root;
 
 	if (k != l->lead + l->half_width * l->n_halves || !sp_bench_u64(tok[0], &r.size_bytes) ||
 	    !sp_bench_u64(tok[1], &r.count))
@@ -126,9 +127,10 @@ static int nccl_row(struct sp_nccl *n, const struct nccl_layout *l, char **tok, 
 	sp_bench_copy_str(r.type, sizeof(r.type), tok[2]);
 	if (l->has_redop)
 		sp_bench_copy_str(r.redop, sizeof(r.redop), tok[i++]);
-	if (l->has_root) {
+	/* -1: no root */
+	if (l->has_root && sp_bench_tok_int("root", tok[i], -1, INT32_MAX, &root, &n->invalid) > 0) {
 		r.has_root = true;
-		r.root = strtoll(tok[i], NULL, 10);
+		r.root = root;
 	}
 	if (!nccl_half(tok + l->lead, &r.out_of_place))
 		return 1;
@@ -145,18 +147,21 @@ static int nccl_rank(struct sp_nccl *n, char *line)
 {
 	char *tok[TOKENS_MAX], *name;
 	struct sp_nccl_dev *d;
+	int64_t rank, device;
 	size_t k;
 
 	name = strchr(line, ']');
 	k = sp_bench_split(line + 1, tok, 10);
-	if (k < 10 || strcmp(tok[0], "Rank") || strcmp(tok[6], "on") || strcmp(tok[8], "device"))
+	if (k < 10 || strcmp(tok[0], "Rank") || strcmp(tok[6], "on") || strcmp(tok[8], "device") ||
+	    sp_bench_tok_int("Rank", tok[1], 0, INT32_MAX, &rank, &n->invalid) <= 0 ||
+	    sp_bench_tok_int("device", tok[9], 0, INT32_MAX, &device, &n->invalid) <= 0)
 		return 0;
 	if (!GROW(n->devs, n->n_devs))
 		return -ENOMEM;
 	d = &n->devs[n->n_devs++];
-	d->rank = atoi(tok[1]);
+	d->rank = (int)rank;
 	sp_bench_copy_str(d->host, sizeof(d->host), tok[7]);
-	d->device = atoi(tok[9]);
+	d->device = (int)device;
 	if (name) {
 		char *open = strchr(tok[9] + strlen(tok[9]) + 1, '[');
 
@@ -172,24 +177,30 @@ static void nccl_config(struct sp_nccl *n, char *line)
 {
 	char *tok[TOKENS_MAX];
 	size_t k = sp_bench_split(line + 1, tok, TOKENS_MAX), i;
+	int64_t v;
 
 	for (i = 0; i + 1 < k; i++) {
-		if (!strcmp(tok[i], "nThread"))
-			n->nthreads = (uint32_t)strtoul(tok[i + 1], NULL, 10);
-		else if (!strcmp(tok[i], "nGpus"))
-			n->ngpus = (uint32_t)strtoul(tok[i + 1], NULL, 10);
+		if (!strcmp(tok[i], "nThread") &&
+		    sp_bench_tok_int(tok[i], tok[i + 1], 0, UINT32_MAX, &v, &n->invalid) > 0)
+			n->nthreads = (uint32_t)v;
+		else if (!strcmp(tok[i], "nGpus") &&
+			 sp_bench_tok_int(tok[i], tok[i + 1], 0, UINT32_MAX, &v, &n->invalid) > 0)
+			n->ngpus = (uint32_t)v;
 	}
 }
 
 /* A "#" line of the banner or the footer. */
 static int nccl_comment(struct sp_nccl *n, struct nccl_layout *l, char *t)
 {
-	char *v, *tok[2] = { NULL, NULL };
+	char *v, *tok[2] = { NULL, NULL }, lib[32];
+	int64_t x;
 	double d;
 
 	if ((v = strstr(t, "nccl-tests version "))) {
-		sscanf(v, "nccl-tests version %31s nccl-headers=%*d nccl-library=%" SCNu32,
-		       n->version, &n->nccl_version);
+		if (sscanf(v, "nccl-tests version %31s nccl-headers=%*s nccl-library=%31s",
+			   n->version, lib) == 2 &&
+		    sp_bench_tok_int("nccl-library", lib, 0, UINT32_MAX, &x, &n->invalid) > 0)
+			n->nccl_version = (uint32_t)x;
 	} else if ((v = strstr(t, "Collective test starting: "))) {
 		sp_bench_copy_str(n->collective, sizeof(n->collective), sp_bench_trim(v + 26));
 	} else if (strstr(t, "nThread ")) {
@@ -243,7 +254,8 @@ static int nccl_debug(struct sp_nccl *n, const char *t)
 
 static int nccl_text_line(struct sp_nccl *n, struct nccl_layout *l, char *line)
 {
-	char *tok[TOKENS_MAX], *t = sp_bench_trim(nccl_untag(line)), *v;
+	char *tok[TOKENS_MAX], *t = sp_bench_trim(nccl_untag(line)), *v, *word[1];
+	int64_t status;
 	size_t k, i;
 	int ret;
 
@@ -258,8 +270,11 @@ static int nccl_text_line(struct sp_nccl *n, struct nccl_layout *l, char *line)
 		return 0;
 	}
 	if ((v = strstr(t, "Exit code:"))) {
-		n->has_rank_exit = true;
-		n->rank_exit = atoi(v + 10);
+		if (sp_bench_split(v + 10, word, 1) &&
+		    sp_bench_tok_int("Exit code", word[0], 0, 255, &status, &n->invalid) > 0) {
+			n->has_rank_exit = true;
+			n->rank_exit = (int)status;
+		}
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(nccl_failures); i++)
@@ -291,33 +306,35 @@ static bool jbool_str(json_object *obj, const char *key)
 	return s && !strcmp(s, "true");
 }
 
-static void nccl_json_half(json_object *o, struct sp_nccl_half *h)
+static void nccl_json_half(json_object *o, struct sp_nccl_half *h, struct sp_bench_invalid *bad)
 {
 	json_object *w;
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
 	/* -C 1 reports CPU time under another key */
-	h->has = (sp_bench_jnum(o, "time", &h->time_us) ||
-		  sp_bench_jnum(o, "cpu_time", &h->time_us)) &&
-		 sp_bench_jnum(o, "alg_bw", &h->algbw_gb_per_s) &&
-		 sp_bench_jnum(o, "bus_bw", &h->busbw_gb_per_s);
+	h->has = (sp_bench_jvalue(o, "time", &h->time_us, bad) > 0 ||
+		  sp_bench_jvalue(o, "cpu_time", &h->time_us, bad) > 0) &&
+		 sp_bench_jvalue(o, "alg_bw", &h->algbw_gb_per_s, bad) > 0 &&
+		 sp_bench_jvalue(o, "bus_bw", &h->busbw_gb_per_s, bad) > 0;
 	w = sp_bench_jget(o, "nwrong");
 	h->has_wrong = w && !json_object_is_type(w, json_type_null) &&
-		       sp_bench_jnum(o, "nwrong", &h->wrong);
+		       sp_bench_jvalue(o, "nwrong", &h->wrong, bad) > 0;
 }
 
 static int nccl_json_row(struct sp_nccl *n, json_object *r)
 {
 	struct sp_nccl_row *row;
 	const char *s;
-	double v;
+	int64_t v;
 
 	if (!GROW(n->rows, n->n_rows))
 		return -ENOMEM;
 	row = &n->rows[n->n_rows++];
-	row->size_bytes = sp_bench_jnum_u64(r, "size");
-	row->count = sp_bench_jnum_u64(r, "count");
+	if (sp_bench_jint(r, "size", 0, INT64_MAX, &v, &n->invalid) > 0)
+		row->size_bytes = (uint64_t)v;
+	if (sp_bench_jint(r, "count", 0, INT64_MAX, &v, &n->invalid) > 0)
+		row->count = (uint64_t)v;
 	sp_bench_jstr_copy(r, "type", row->type, sizeof(row->type));
 	sp_bench_jstr_copy(r, "redop", row->redop, sizeof(row->redop));
 	/* a padded string: "    -1" */
@@ -325,24 +342,25 @@ static int nccl_json_row(struct sp_nccl *n, json_object *r)
 		char root[32];
 
 		sp_bench_copy_str(root, sizeof(root), s);
-		row->has_root = sp_bench_num(sp_bench_trim(root), &v);
-		row->root = row->has_root ? (int64_t)v : 0;
+		row->has_root = sp_bench_tok_int("root", sp_bench_trim(root), -1, INT32_MAX, &v,
+						 &n->invalid) > 0;
+		row->root = row->has_root ? v : 0;
 	}
-	nccl_json_half(sp_bench_jget(r, "out_of_place"), &row->out_of_place);
-	nccl_json_half(sp_bench_jget(r, "in_place"), &row->in_place);
+	nccl_json_half(sp_bench_jget(r, "out_of_place"), &row->out_of_place, &n->invalid);
+	nccl_json_half(sp_bench_jget(r, "in_place"), &row->in_place, &n->invalid);
 	return 0;
 }
 
 static int nccl_json_dev(struct sp_nccl *n, json_object *o)
 {
 	struct sp_nccl_dev *d;
-	double v;
+	int64_t v;
 
 	if (!GROW(n->devs, n->n_devs))
 		return -ENOMEM;
 	d = &n->devs[n->n_devs++];
-	d->rank = sp_bench_jnum(o, "rank", &v) ? (int)v : 0;
-	d->device = sp_bench_jnum(o, "device", &v) ? (int)v : 0;
+	d->rank = sp_bench_jint(o, "rank", 0, INT32_MAX, &v, &n->invalid) > 0 ? (int)v : 0;
+	d->device = sp_bench_jint(o, "device", 0, INT32_MAX, &v, &n->invalid) > 0 ? (int)v : 0;
 	sp_bench_jstr_copy(o, "hostname", d->host, sizeof(d->host));
 	sp_bench_jstr_copy(o, "device_hex", d->bus, sizeof(d->bus));
 	sp_bench_jstr_copy(o, "device_info", d->name, sizeof(d->name));
@@ -367,14 +385,16 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 	json_object *doc = sp_bench_json_whole(text), *cfg, *errs, *args, *x;
 	const char *s;
 	size_t i, k;
-	double v;
+	int64_t v;
 	int ret;
 
 	n->json = true;
 	if (!doc)
 		return nccl_sig(n, "truncated_json", "the -J file is not a complete JSON document");
-	n->json_version = sp_bench_jnum(doc, "version", &v) ? (int)v : 0;
-	n->nccl_version = (uint32_t)sp_bench_jnum_u64(doc, "nccl_version");
+	if (sp_bench_jint(doc, "version", 0, INT32_MAX, &v, &n->invalid) > 0)
+		n->json_version = (int)v;
+	if (sp_bench_jint(doc, "nccl_version", 0, UINT32_MAX, &v, &n->invalid) > 0)
+		n->nccl_version = (uint32_t)v;
 	args = sp_bench_jget(doc, "args");
 	s = sp_bench_jarray_len(args) ? json_object_get_string(json_object_array_get_idx(args, 0)) :
 	    NULL;
@@ -384,19 +404,21 @@ static int nccl_json(struct sp_nccl *n, const char *text)
 		sp_bench_copy_str(n->collective, sizeof(n->collective), base ? base + 1 : s);
 	}
 	cfg = sp_bench_jget(doc, "config");
-	n->nthreads = (uint32_t)sp_bench_jnum_u64(cfg, "nthreads");
-	n->ngpus = (uint32_t)sp_bench_jnum_u64(cfg, "ngpus");
+	if (sp_bench_jint(cfg, "nthreads", 0, UINT32_MAX, &v, &n->invalid) > 0)
+		n->nthreads = (uint32_t)v;
+	if (sp_bench_jint(cfg, "ngpus", 0, UINT32_MAX, &v, &n->invalid) > 0)
+		n->ngpus = (uint32_t)v;
 	ret = nccl_json_each(n, sp_bench_jget(cfg, "devices"), nccl_json_dev);
 	if (!ret)
 		ret = nccl_json_each(n, sp_bench_jget(doc, "results"), nccl_json_row);
 	x = sp_bench_jget(doc, "out_of_bounds");
-	if (sp_bench_jnum(x, "count", &v)) {
+	if (sp_bench_jint(x, "count", 0, INT64_MAX, &v, &n->invalid) > 0) {
 		n->has_out_of_bounds = true;
 		n->out_of_bounds = (uint64_t)v;
 		n->out_of_bounds_ok = jbool_str(x, "okay");
 	}
 	x = sp_bench_jget(doc, "average_bus_bandwidth");
-	if (sp_bench_jnum(x, "bandwidth", &n->avg_busbw_gb_per_s)) {
+	if (sp_bench_jvalue(x, "bandwidth", &n->avg_busbw_gb_per_s, &n->invalid) > 0) {
 		n->has_avg_busbw = true;
 		s = sp_bench_jstr(x, "okay");
 		n->avg_busbw_check = !s || !strcmp(s, "unchecked") ? 0 : !strcmp(s, "true") ? 1 : -1;
@@ -431,6 +453,7 @@ void sp_nccl_free(struct sp_nccl *n)
 
 void sp_nccl_take_json_numbers(struct sp_nccl *text, struct sp_nccl *json)
 {
+	sp_bench_invalid_take(&text->invalid, &json->invalid);
 	if (!json->n_rows)
 		return;
 	free(text->rows);
@@ -569,6 +592,8 @@ int sp_nccl_judge(const struct sp_nccl *n, int exit_status, size_t hosts,
 	ret = sp_bench_judge_exit(exit_status,
 				  nccl_has_sig(n, "launch") || nccl_has_sig(n, "ssh") ? NULL :
 				  nccl_exit_meaning(exit_status), v);
+	if (!ret)
+		ret = sp_bench_judge_invalid(&n->invalid, v);
 	if (!ret)
 		ret = nccl_judge_sigs(n, v);
 	if (!ret && n->usage)

@@ -56,6 +56,26 @@ static bool pt_field(const char *line, const char *key, char *val, size_t size)
 	return true;
 }
 
+/* A count of the parameter block or the JSON file: qps, mtu, a size, iterations. */
+static bool pt_count(struct sp_perftest *p, const char *key, const char *val, int64_t max,
+		     uint64_t *out)
+{
+	int64_t v;
+
+	if (sp_bench_tok_int(key, val, 0, max, &v, &p->invalid) <= 0)
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}
+
+static void pt_u32(struct sp_perftest *p, const char *key, const char *val, uint32_t *out)
+{
+	uint64_t v;
+
+	if (pt_count(p, key, val, UINT32_MAX, &v))
+		*out = (uint32_t)v;
+}
+
 /* The parameter block's values that the result reports. */
 static void pt_params(struct sp_perftest *p, const char *line)
 {
@@ -64,9 +84,12 @@ static void pt_params(struct sp_perftest *p, const char *line)
 	if (pt_field(line, "Device", v, sizeof(v)))
 		sp_bench_copy_str(p->device, sizeof(p->device), v);
 	if (pt_field(line, "Number of qps", v, sizeof(v)))
-		p->qps = (uint32_t)strtoul(v, NULL, 10);
-	if (pt_field(line, "Mtu", v, sizeof(v)))
-		p->mtu = (uint32_t)strtoul(v, NULL, 10);
+		pt_u32(p, "Number of qps", v, &p->qps);
+	/* "4096[B]" */
+	if (pt_field(line, "Mtu", v, sizeof(v))) {
+		v[strcspn(v, "[")] = '\0';
+		pt_u32(p, "Mtu", v, &p->mtu);
+	}
 	if (pt_field(line, "Link type", v, sizeof(v)))
 		sp_bench_copy_str(p->link_type, sizeof(p->link_type), v);
 }
@@ -246,6 +269,7 @@ static void pt_json_line(struct sp_perftest *p, char *line, struct sp_perftest_b
 {
 	char *t = sp_bench_trim(line), *colon, *key, *val;
 	size_t len, i;
+	uint64_t n;
 	double v;
 
 	colon = strchr(t, ':');
@@ -264,17 +288,17 @@ static void pt_json_line(struct sp_perftest *p, char *line, struct sp_perftest_b
 	else if (!strcmp(key, "Device"))
 		sp_bench_copy_str(p->device, sizeof(p->device), val);
 	else if (!strcmp(key, "Number_of_qps"))
-		p->qps = (uint32_t)strtoul(val, NULL, 10);
+		pt_u32(p, key, val, &p->qps);
 	else if (!strcmp(key, "Mtu"))
-		p->mtu = (uint32_t)strtoul(val, NULL, 10);
+		pt_u32(p, key, val, &p->mtu);
 	else if (!strcmp(key, "Link_type"))
 		sp_bench_copy_str(p->link_type, sizeof(p->link_type), val);
+	if (!strcmp(key, "MsgSize") && pt_count(p, key, val, INT64_MAX, &n))
+		bw->bytes = lat->bytes = n;
+	else if (!strcmp(key, "n_iterations") && pt_count(p, key, val, INT64_MAX, &n))
+		bw->iterations = lat->iterations = n;
 	if (!sp_bench_num(val, &v))
 		return;
-	if (!strcmp(key, "MsgSize"))
-		bw->bytes = lat->bytes = (uint64_t)v;
-	else if (!strcmp(key, "n_iterations"))
-		bw->iterations = lat->iterations = (uint64_t)v;
 	for (i = 0; i < ARRAY_SIZE(pt_json_values); i++) {
 		const struct pt_json_value *jv = &pt_json_values[i];
 		char *row = jv->lat ? (char *)lat : (char *)bw;
@@ -394,6 +418,8 @@ int sp_perftest_judge(const struct sp_perftest *p, int exit_status, struct sp_be
 	int ret = sp_bench_judge_exit(exit_status, p->errors.n ? p->errors.v[0] : NULL, v);
 	size_t i;
 
+	if (!ret)
+		ret = sp_bench_judge_invalid(&p->invalid, v);
 	if (!ret && p->errors.n && (exit_status == SP_BENCH_EXIT_UNKNOWN || !exit_status))
 		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "error_output", "%s", p->errors.v[0]);
 	if (!ret && !p->n_bw && !p->n_lat)

@@ -35,6 +35,34 @@ bool sp_bench_u64(const char *s, uint64_t *v);
 /* src into dst[size], cut to fit */
 void sp_bench_copy_str(char *dst, size_t size, const char *src);
 
+/*
+ * The one way a parser turns a number of an output into an integer field,
+ * and checks a measured value: a number out of range is recorded in bad
+ * (struct sp_bench_invalid) as written, never cast into another.
+ */
+/* v as a whole number in min..max into *out; false (out unchanged) for anything else. */
+bool sp_bench_int_of(double v, int64_t min, int64_t max, int64_t *out);
+/*
+ * The number tok of a text output (key names it) as a whole number in
+ * min..max: 1; 0 when tok is not a number; -1 when it is one out of range,
+ * recorded in bad.
+ */
+int sp_bench_tok_int(const char *key, const char *tok, int64_t min, int64_t max, int64_t *out,
+		     struct sp_bench_invalid *bad);
+/* The same of the JSON number at key (0: none there). */
+int sp_bench_jint(json_object *obj, const char *key, int64_t min, int64_t max, int64_t *out,
+		  struct sp_bench_invalid *bad);
+/* A measured value at key: a finite number >= 0; 1, 0 (none there) or -1 (recorded). */
+int sp_bench_jvalue(json_object *obj, const char *key, double *out,
+		    struct sp_bench_invalid *bad);
+/* Records the value of key, as written, and what it should have been. */
+void sp_bench_invalid_add(struct sp_bench_invalid *bad, const char *key, const char *value,
+			  const char *expected);
+/* Appends what src recorded to dst. */
+void sp_bench_invalid_take(struct sp_bench_invalid *dst, const struct sp_bench_invalid *src);
+/* Each recorded number fails the result. 0 or -ENOMEM. */
+int sp_bench_judge_invalid(const struct sp_bench_invalid *bad, struct sp_bench_verdict *v);
+
 /* A non-zero exit status, when it is known, fails the run. */
 int sp_bench_judge_exit(int exit_status, const char *detail, struct sp_bench_verdict *v);
 
@@ -48,8 +76,6 @@ json_object *sp_bench_jget(json_object *obj, const char *key);
 bool sp_bench_jnum(json_object *obj, const char *key, double *out);
 /* The length of an array (0: missing, or not an array). */
 size_t sp_bench_jarray_len(json_object *arr);
-/* A number > 0 at key, else 0. */
-uint64_t sp_bench_jnum_u64(json_object *obj, const char *key);
 /* A string at key, else NULL. */
 const char *sp_bench_jstr(json_object *obj, const char *key);
 /* That string into dst[size], cut to fit; dst unchanged without one. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench/benchparse.h"
+#include "bench/parseutil.h"
 #include "testutil.h"
 
 #define FIXTURES "../fixtures"
@@ -1132,6 +1133,33 @@ START_TEST(test_exit_trailer)
 }
 END_TEST
 
+/* The one conversion of a number to an integer field: its edges, nothing undefined. */
+START_TEST(test_int_of)
+{
+	struct sp_bench_invalid bad = { 0 };
+	int64_t v = 7;
+
+	ck_assert(sp_bench_int_of(0, 0, INT64_MAX, &v) && v == 0);
+	ck_assert(sp_bench_int_of(-1, -1, 5, &v) && v == -1);
+	ck_assert(sp_bench_int_of(0x1p62, 0, INT64_MAX, &v) && v == INT64_C(1) << 62);
+	v = 7;
+	ck_assert(!sp_bench_int_of(0x1p63, 0, INT64_MAX, &v));
+	ck_assert(!sp_bench_int_of(-1, 0, INT64_MAX, &v));
+	ck_assert(!sp_bench_int_of(2.5, 0, INT64_MAX, &v));
+	ck_assert(!sp_bench_int_of(NAN, 0, INT64_MAX, &v));
+	ck_assert(!sp_bench_int_of(-INFINITY, INT64_MIN, INT64_MAX, &v));
+	ck_assert(!sp_bench_int_of(4294967296.0, 0, UINT32_MAX, &v));
+	ck_assert_int_eq(v, 7);
+	/* text: not a number, a number in range, one out of it (recorded as written) */
+	ck_assert_int_eq(sp_bench_tok_int("qps", "x", 0, 10, &v, &bad), 0);
+	ck_assert_int_eq(sp_bench_tok_int("qps", "4", 0, 10, &v, &bad), 1);
+	ck_assert_int_eq(v, 4);
+	ck_assert_int_eq(sp_bench_tok_int("qps", "1e400", 0, 10, &v, &bad), -1);
+	ck_assert_uint_eq(bad.n, 1);
+	ck_assert_str_eq(bad.what[0], "qps is 1e400, not a whole number in 0..10");
+}
+END_TEST
+
 START_TEST(test_tool_names)
 {
 	enum sp_bench_tool t;
@@ -1189,6 +1217,7 @@ static Suite *benchparse_suite(void)
 
 	tc = tcase_create("pieces");
 	tcase_add_test(tc, test_exit_trailer);
+	tcase_add_test(tc, test_int_of);
 	tcase_add_test(tc, test_tool_names);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "sparkperf-ctl bench" through the real binary, as a user meets it: what
+ * "bench parse" makes of outputs a tool should never print, and the
+ * arguments a bench refuses before it runs anything. check_cli.c holds the
+ * fixtures' verdicts and the runs.
+ */
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#define TESTUTIL_CLI
+#include "testutil.h"
+
+/* tmpdir/name with this text; its path into file[PATH_MAX]. */
+static void write_input(char *file, const char *name, const char *text)
+{
+	FILE *f;
+
+	path(file, name);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* "bench parse TOOL" of text, as JSON; its verdict problems must be codes, in order. */
+static json_object *parse_json(const char *tool, const char *text, int rc, const char *codes)
+{
+	char file[PATH_MAX], got[512] = "";
+	json_object *doc, *p;
+	struct result r;
+	size_t i, len = 0;
+
+	write_input(file, "input", text);
+	run(&r, "ok", "-j", "bench", "parse", tool, file, NULL);
+	ck_assert_msg(r.rc == rc, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	doc = json_tokener_parse(r.out);
+	ck_assert_msg(doc != NULL, "not JSON: %s", r.out);
+	p = get(get(doc, "verdict"), "problems");
+	for (i = 0; i < json_object_array_length(p); i++)
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? "," : "",
+			json_object_get_string(get(json_object_array_get_idx(p, i), "code")));
+	ck_assert_str_eq(got, codes);
+	result_free(&r);
+	return doc;
+}
+
+/* The message of problem i. */
+static const char *problem(json_object *doc, size_t i)
+{
+	json_object *p = get(get(doc, "verdict"), "problems");
+
+	return json_object_get_string(get(json_object_array_get_idx(p, i), "message"));
+}
+
+/* ---- numbers out of range ------------------------------------------------- */
+
+/*
+ * A rate of -1e300, a count of -1 or of 1e30: not read as another number
+ * (2^64 - 1, 0), but named, as written, in a failing verdict.
+ */
+START_TEST(test_parse_out_of_range)
+{
+	json_object *doc, *res;
+	struct result r;
+	char file[PATH_MAX];
+
+	doc = parse_json("iperf3", "{\"start\":{\"test_start\":{\"num_streams\":1}},"
+			 "\"end\":{\"sum_sent\":{\"bytes\":1000,\"seconds\":1,"
+			 "\"bits_per_second\":-1e300}}}", 1, "invalid_value,no_result");
+	ck_assert_str_eq(problem(doc, 0), "bits_per_second is -1e300, not a finite number >= 0");
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_null(res, "sum_sent");
+	json_object_put(doc);
+
+	doc = parse_json("vllm", "{\"num_prompts\":4,\"completed\":-1,\"failed\":1e30,"
+			 "\"duration\":2.5}", 1, "invalid_value,invalid_value,failed_requests");
+	ck_assert_str_eq(problem(doc, 0), "completed is -1, not a whole number in "
+			 "0..9223372036854775807");
+	ck_assert_str_eq(problem(doc, 1), "failed is 1e30, not a whole number in "
+			 "0..9223372036854775807");
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_null(res, "completed");
+	assert_null(res, "failed");
+	assert_int(res, "requested", 4);
+	json_object_put(doc);
+
+	/* a count of 2^64 - 1, a fraction, a GPU count over what it holds, a size below 0 */
+	doc = parse_json("nccl", "{\"version\":1,\"nccl_version\":22809,"
+			 "\"config\":{\"nthreads\":1,\"ngpus\":4294967296},"
+			 "\"results\":[{\"size\":-8,\"count\":2.5,\"type\":\"float\","
+			 "\"out_of_place\":{\"time\":1,\"alg_bw\":1,\"bus_bw\":1}}],"
+			 "\"out_of_bounds\":{\"count\":18446744073709551615,\"okay\":\"true\"},"
+			 "\"average_bus_bandwidth\":{\"bandwidth\":1}}", 1,
+			 "invalid_value,invalid_value,invalid_value,invalid_value");
+	ck_assert_str_eq(problem(doc, 0), "ngpus is 4294967296, not a whole number in "
+			 "0..4294967295");
+	ck_assert_str_eq(problem(doc, 1), "size is -8, not a whole number in "
+			 "0..9223372036854775807");
+	ck_assert_str_eq(problem(doc, 2), "count is 2.5, not a whole number in "
+			 "0..9223372036854775807");
+	ck_assert_str_eq(problem(doc, 3), "count is 18446744073709551615, not a whole number in "
+			 "0..9223372036854775807");
+	json_object_put(doc);
+
+	/* perftest's --out_json, and iperf3's text */
+	doc = parse_json("perftest", "{\n\"MsgSize\": -65536,\n\"n_iterations\": 5000,\n"
+			 "\"BW_average\": 90.1,\n\"BW_peak\": 91,\n\"MsgRate\": 0.17,\n}\n", 1,
+			 "invalid_value,unit_unknown");
+	ck_assert_str_eq(problem(doc, 0), "MsgSize is -65536, not a whole number in "
+			 "0..9223372036854775807");
+	json_object_put(doc);
+	doc = parse_json("iperf3", "[  5]   0.00-2.00   sec  1e30 GBytes  5.65 Gbits/sec  18  "
+			 "sender\n", 1, "invalid_value,no_result");
+	ck_assert_str_eq(problem(doc, 0), "Transfer is 1e30 GBytes, not a size in bytes");
+	json_object_put(doc);
+
+	/* text: the same line, the verdict fails */
+	write_input(file, "vllm.json", "{\"completed\":-1}");
+	run(&r, "ok", "bench", "parse", "vllm", file, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_msg(strstr(r.out, "\nfail: invalid_value: completed is -1, not a whole number in "
+			     "0..9223372036854775807\n"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "\nverdict: fail\n"), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
+static Suite *cli_bench_suite(void)
+{
+	Suite *s = suite_create("cli_bench");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+	tcase_set_timeout(tc, 120);	/* valgrind */
+	tcase_add_test(tc, test_parse_out_of_range);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(cli_bench_suite());
+}
