@@ -164,6 +164,8 @@ const char *sp_perftest_unit_str(enum sp_perftest_unit unit);
  * result's unit. false without BW rows.
  */
 bool sp_perftest_bw_average(const struct sp_perftest *p, uint64_t *bytes, double *average);
+/* The BW rows of that message size: of a -a sweep one each, of --run_infinitely all. */
+size_t sp_perftest_bw_rows(const struct sp_perftest *p, uint64_t bytes);
 
 /* Does the test report half the round trip (write, send), not all of it (read)? */
 bool sp_perftest_lat_one_way(const struct sp_perftest *p);

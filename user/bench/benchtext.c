@@ -50,15 +50,19 @@ static void text_perftest(FILE *f, const char *label, const struct sp_perftest *
 {
 	uint64_t bytes;
 	double avg;
-	size_t i;
+	size_t i, rows;
 
 	if (sp_perftest_bw_average(p, &bytes, &avg)) {
+		rows = sp_perftest_bw_rows(p, bytes);
 		fprintf(f, "%s: %s, %" PRIu64 " B: BW average %.3f Gbit/s", label, p->test, bytes,
 			sp_perftest_gbit_per_s(p->unit, avg));
 		if (p->unit != SP_PERFTEST_UNIT_GBIT)
 			fprintf(f, " (reported: %.2f %s)", avg, sp_perftest_unit_str(p->unit));
-		if (p->n_bw > 1)
-			fprintf(f, ", the mean of the rows of that size (%zu rows)", p->n_bw);
+		if (rows > 1)
+			fprintf(f, ", the mean of the rows of that size (%zu rows)", rows);
+		/* -a: one row a size, the others in -j's rows */
+		if (rows < p->n_bw)
+			fprintf(f, ", the largest size of a sweep of %zu rows", p->n_bw);
 		fputc('\n', f);
 	}
 	for (i = 0; i < p->n_lat; i++) {

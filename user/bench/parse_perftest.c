@@ -385,23 +385,30 @@ const char *sp_perftest_unit_str(enum sp_perftest_unit unit)
 	return (size_t)unit < ARRAY_SIZE(names) && names[unit] ? names[unit] : "unknown";
 }
 
+size_t sp_perftest_bw_rows(const struct sp_perftest *p, uint64_t bytes)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->n_bw; i++)
+		n += p->bw[i].bytes == bytes;
+	return n;
+}
+
 bool sp_perftest_bw_average(const struct sp_perftest *p, uint64_t *bytes, double *average)
 {
 	uint64_t max = 0;
 	double sum = 0;
-	size_t i, n = 0;
+	size_t i, n;
 
 	for (i = 0; i < p->n_bw; i++)
 		if (p->bw[i].bytes > max)
 			max = p->bw[i].bytes;
-	for (i = 0; i < p->n_bw; i++) {
-		if (p->bw[i].bytes == max) {
-			sum += p->bw[i].average;
-			n++;
-		}
-	}
+	n = sp_perftest_bw_rows(p, max);
 	if (!n)
 		return false;
+	for (i = 0; i < p->n_bw; i++)
+		if (p->bw[i].bytes == max)
+			sum += p->bw[i].average;
 	*bytes = max;
 	*average = sum / (double)n;
 	return true;

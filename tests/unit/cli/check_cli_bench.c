@@ -131,6 +131,34 @@ START_TEST(test_parse_out_of_range)
 }
 END_TEST
 
+/* perftest -a: one row a size; the summary is the largest size's row, not a mean of all. */
+START_TEST(test_parse_perftest_sweep)
+{
+	const char *file = "../fixtures/perftest/perftest_cpufreq_warning_interleaved_excerpt.txt";
+	json_object *doc, *rows;
+	struct result r;
+	size_t i;
+
+	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, ", 2097152 B: BW average ") &&
+		      strstr(r.out, ", the largest size of a sweep of 3 rows\n"), "%s", r.out);
+	ck_assert_msg(!strstr(r.out, "the mean of the rows"), "%s", r.out);
+	result_free(&r);
+
+	run(&r, "ok", "-j", "bench", "parse", "perftest", file, NULL);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	rows = get(json_object_array_get_idx(get(doc, "results"), 0), "rows");
+	ck_assert_uint_eq(json_object_array_length(rows), 3);
+	for (i = 0; i < 3; i++)
+		assert_int(json_object_array_get_idx(rows, i), "bytes", 524288 << i);
+	assert_int(json_object_array_get_idx(get(doc, "results"), 0), "size_bytes", 2097152);
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -139,6 +167,7 @@ static Suite *cli_bench_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);	/* valgrind */
 	tcase_add_test(tc, test_parse_out_of_range);
+	tcase_add_test(tc, test_parse_perftest_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }
