@@ -97,7 +97,8 @@ static const char bench_usage[] =
 	"               serve|offline (serve: against the server at URL)\n"
 	"       IMAGE := the container image; default the guide's; none: run on this host\n"
 	"       TOOL := { perftest | iperf3 | nccl | mpirun | vllm | sglang | trtllm | llama }\n"
-	"       UNIT := { gbit | mib }: the unit of a perftest --out_json file\n"
+	"       UNIT := { gbit | mib }: the unit of a perftest output that does not say it\n"
+	"               (--out_json, text without its header)\n"
 	"Rates: Gbit/s = 10^9 bit/s, GB/s = 10^9 byte/s, MiB/s = 2^20 byte/s.\n"
 	"nccl: busbw x 8 = Gbit/s each way for two ranks. Exit status 1 when the\n"
 	"verdict is fail.\n";

@@ -146,11 +146,12 @@ struct sp_perftest {
 };
 
 /*
- * Text or --out_json output (told apart by its first character). json_unit
- * is the unit of a JSON file's BW values, which the file does not say (the
- * command line did: --report_gbits). 0 or -ENOMEM.
+ * Text or --out_json output (told apart by its first character). unit is
+ * the unit of its BW values when the output does not say it (the command
+ * line did: --report_gbits): a JSON file, text without its header (an
+ * excerpt). 0 or -ENOMEM.
  */
-int sp_perftest_parse(const char *text, enum sp_perftest_unit json_unit, struct sp_perftest *out);
+int sp_perftest_parse(const char *text, enum sp_perftest_unit unit, struct sp_perftest *out);
 void sp_perftest_free(struct sp_perftest *p);
 
 /* A BW value in the result's unit as Gbit/s; NAN when the unit is unknown. */

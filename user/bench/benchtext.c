@@ -54,9 +54,14 @@ static void text_perftest(FILE *f, const char *label, const struct sp_perftest *
 
 	if (sp_perftest_bw_average(p, &bytes, &avg)) {
 		rows = sp_perftest_bw_rows(p, bytes);
-		fprintf(f, "%s: %s, %" PRIu64 " B: BW average %.3f Gbit/s", label, p->test, bytes,
-			sp_perftest_gbit_per_s(p->unit, avg));
-		if (p->unit != SP_PERFTEST_UNIT_GBIT)
+		fprintf(f, "%s: %s%s%" PRIu64 " B: BW average ", label, p->test,
+			p->test[0] ? ", " : "", bytes);
+		/* no rate without its unit: the number as perftest printed it */
+		if (p->unit == SP_PERFTEST_UNIT_UNKNOWN)
+			fprintf(f, "%.2f in an unknown unit", avg);
+		else
+			fprintf(f, "%.3f Gbit/s", sp_perftest_gbit_per_s(p->unit, avg));
+		if (p->unit == SP_PERFTEST_UNIT_MIB)
 			fprintf(f, " (reported: %.2f %s)", avg, sp_perftest_unit_str(p->unit));
 		if (rows > 1)
 			fprintf(f, ", the mean of the rows of that size (%zu rows)", rows);

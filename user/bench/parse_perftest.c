@@ -339,7 +339,7 @@ static int pt_json(struct sp_perftest *p, const char *text, enum sp_perftest_uni
 	return 0;
 }
 
-int sp_perftest_parse(const char *text, enum sp_perftest_unit json_unit, struct sp_perftest *out)
+int sp_perftest_parse(const char *text, enum sp_perftest_unit unit, struct sp_perftest *out)
 {
 	enum pt_layout layout = PT_NONE;
 	char line[LINE_MAX_LEN];
@@ -347,9 +347,12 @@ int sp_perftest_parse(const char *text, enum sp_perftest_unit json_unit, struct 
 
 	memset(out, 0, sizeof(*out));
 	if (sp_bench_first_char(text) == '{')
-		return pt_json(out, text, json_unit);
+		return pt_json(out, text, unit);
 	while (!ret && sp_bench_next_line(&text, line, sizeof(line)))
 		ret = pt_text_line(out, line, &layout);
+	/* a header's unit is the output's own */
+	if (out->unit == SP_PERFTEST_UNIT_UNKNOWN)
+		out->unit = unit;
 	return ret;
 }
 
@@ -434,8 +437,8 @@ int sp_perftest_judge(const struct sp_perftest *p, int exit_status, struct sp_be
 					   "no result row (none after a '#bytes' header)");
 	if (!ret && p->n_bw && p->unit == SP_PERFTEST_UNIT_UNKNOWN)
 		ret = sp_bench_problem_add(v, SP_BENCH_WARN, "unit_unknown",
-					   "the bandwidth unit is not known (no header; JSON "
-					   "without 'unit gbit' or 'unit mib')");
+					   "the bandwidth unit is not known (no header, JSON: "
+					   "'unit gbit' or 'unit mib' says it)");
 	for (i = 0; i < p->warnings.n; i++)
 		if (strstr(p->warnings.v[i], "CPU Frequency is not max"))
 			break;

@@ -141,7 +141,7 @@ START_TEST(test_parse_perftest_sweep)
 
 	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
 	ck_assert_int_eq(r.rc, 0);
-	ck_assert_msg(strstr(r.out, ", 2097152 B: BW average ") &&
+	ck_assert_msg(strstr(r.out, " 2097152 B: BW average ") &&
 		      strstr(r.out, ", the largest size of a sweep of 3 rows\n"), "%s", r.out);
 	ck_assert_msg(!strstr(r.out, "the mean of the rows"), "%s", r.out);
 	result_free(&r);
@@ -159,6 +159,33 @@ START_TEST(test_parse_perftest_sweep)
 }
 END_TEST
 
+/*
+ * An excerpt without its header does not say its unit: no "nan Gbit/s", the
+ * number as perftest printed it, labelled; "unit" says the unit.
+ */
+START_TEST(test_parse_perftest_unit)
+{
+	const char *file = "../fixtures/perftest/perftest_cpufreq_warning_interleaved_excerpt.txt";
+	struct result r;
+
+	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, "\nperftest: 2097152 B: BW average 23324.61 in an unknown "
+			     "unit, "), "%s", r.out);
+	ck_assert_msg(!strstr(r.out, "nan") && !strstr(r.out, "Gbit/s"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "\nwarn: unit_unknown: "), "%s", r.out);
+	result_free(&r);
+
+	/* MiB/s: 23324.61 x 2^20 x 8 / 10^9 */
+	run(&r, "ok", "bench", "parse", "perftest", file, "unit", "mib", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, "\nperftest: 2097152 B: BW average 195.661 Gbit/s (reported: "
+			     "23324.61 MiB/s), "), "%s", r.out);
+	ck_assert_msg(!strstr(r.out, "unit_unknown"), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -168,6 +195,7 @@ static Suite *cli_bench_suite(void)
 	tcase_set_timeout(tc, 120);	/* valgrind */
 	tcase_add_test(tc, test_parse_out_of_range);
 	tcase_add_test(tc, test_parse_perftest_sweep);
+	tcase_add_test(tc, test_parse_perftest_unit);
 	suite_add_tcase(s, tc);
 	return s;
 }
