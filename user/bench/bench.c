@@ -97,6 +97,7 @@ static const char bench_usage[] =
 	"               serve|offline (serve: against the server at URL)\n"
 	"       IMAGE := the container image; default the guide's; none: run on this host\n"
 	"       TOOL := { perftest | iperf3 | nccl | mpirun | vllm | sglang | trtllm | llama }\n"
+	"       FILE := (parse) the saved output, up to 64 MiB; - reads standard input\n"
 	"       UNIT := { gbit | mib }: the unit of a perftest output that does not say it\n"
 	"               (--out_json, text without its header)\n"
 	"Rates: Gbit/s = 10^9 bit/s, GB/s = 10^9 byte/s, MiB/s = 2^20 byte/s.\n"
@@ -541,7 +542,14 @@ static int bench_parse(const struct sp_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (unit)
 		pt_unit = !strcmp(unit, "gbit") ? SP_PERFTEST_UNIT_GBIT : SP_PERFTEST_UNIT_MIB;
-	text = sp_bench_read_file(NULL, argv[1]);
+	/* "-": standard input, as a pipe gives it */
+	text = strcmp(argv[1], "-") ? sp_bench_read_file(NULL, argv[1]) :
+	       sp_bench_read_stream(stdin);
+	if (!text && errno == EFBIG) {
+		sp_err(stderr, "cannot read %s: larger than %d MiB, more than a benchmark's output",
+		       argv[1], SP_BENCH_FILE_MAX >> 20);
+		return SP_EXIT_ERROR;
+	}
 	if (!text) {
 		sp_err(stderr, "cannot read %s: %s", argv[1], strerror(errno ? errno : EIO));
 		return SP_EXIT_ERROR;

@@ -24,86 +24,8 @@
 /* How often the runner looks at its children and at server banners. */
 #define POLL_MS 50
 
-/* A result file larger than this is not one. */
-#define FILE_MAX (64 << 20)
-
 /* Room for a netdev name as sysfs gives it. */
 #define NETDEV_LEN 64
-
-/* ---- files ------------------------------------------------------------------------ */
-
-int sp_bench_outdir(const char *want, char *path, size_t len)
-{
-	char tmpl[] = "/tmp/sparkperf-bench-XXXXXX";
-
-	if (!want) {
-		if (!mkdtemp(tmpl))
-			return -errno;
-		want = tmpl;
-	} else if (mkdir(want, 0755) && errno != EEXIST) {
-		return -errno;
-	}
-	if (!realpath(want, path) || strlen(path) >= len)
-		return errno ? -errno : -ENAMETOOLONG;
-	return 0;
-}
-
-/* dir/name; dir NULL: name is the path */
-static void join(char *buf, const char *dir, const char *name)
-{
-	snprintf(buf, PATH_MAX, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
-}
-
-char *sp_bench_read_file(const char *dir, const char *name)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0, got;
-	FILE *f;
-
-	join(path, dir, name);
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	for (;;) {
-		char *p = realloc(buf, len + 65536 + 1);
-
-		if (!p || len > FILE_MAX) {
-			free(p ? p : buf);
-			buf = NULL;
-			break;
-		}
-		buf = p;
-		got = fread(buf + len, 1, 65536, f);
-		len += got;
-		if (got < 65536) {
-			buf[len] = '\0';
-			break;
-		}
-	}
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-int sp_bench_write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	int ret = 0;
-
-	join(path, dir, name);
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	if (fputs(text, f) == EOF)
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
 
 /* ---- processes ----------------------------------------------------------------------- */
 
@@ -139,9 +61,9 @@ static pid_t spawn(struct sp_bench_cmd *c, const struct sp_bench_run_cfg *cfg,
 	pid_t pid = -1;
 	ssize_t got;
 
-	join(path, cfg->dir, c->stdout_name);
+	sp_bench_join(path, cfg->dir, c->stdout_name);
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	join(path, cfg->dir, c->stderr_name);
+	sp_bench_join(path, cfg->dir, c->stderr_name);
 	err = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (out < 0 || err < 0 || in < 0 || pipe2(fds, O_CLOEXEC)) {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "benchcmd.h"
 #include "benchparse.h"
@@ -29,7 +30,10 @@ struct sp_tracelog;
 /* Between SIGTERM and SIGKILL. */
 #define SP_BENCH_KILL_GRACE_MS 3000
 
-/* ---- the output directory and its files ----------------------------------------- */
+/* ---- the output directory and its files (benchfile.c) ---------------------------- */
+
+/* dir/name into buf[PATH_MAX]; dir NULL: name is the path. */
+void sp_bench_join(char *buf, const char *dir, const char *name);
 
 /*
  * want: that directory, created if missing (its parent must exist); NULL: a
@@ -37,11 +41,17 @@ struct sp_tracelog;
  */
 int sp_bench_outdir(const char *want, char *path, size_t len);
 
+/* A result file larger than this is not one. */
+#define SP_BENCH_FILE_MAX (64 << 20)
+
 /*
- * dir/name (dir NULL: the path name), whole (up to 64 MiB), NUL-terminated;
- * NULL if it cannot be read.
+ * dir/name (dir NULL: the path name), whole (up to SP_BENCH_FILE_MAX),
+ * NUL-terminated; NULL if it cannot be read, errno saying why (EFBIG: it is
+ * larger).
  */
 char *sp_bench_read_file(const char *dir, const char *name);
+/* The same of what is left of a stream (standard input). */
+char *sp_bench_read_stream(FILE *f);
 
 /* dir/name with these contents. 0 or -errno. */
 int sp_bench_write_file(const char *dir, const char *name, const char *text);

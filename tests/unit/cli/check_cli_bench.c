@@ -6,10 +6,12 @@
  * fixtures' verdicts and the runs.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #define TESTUTIL_CLI
@@ -186,6 +188,64 @@ START_TEST(test_parse_perftest_unit)
 }
 END_TEST
 
+/* A file of size bytes (a hole: nothing to write), its path into file[PATH_MAX]. */
+static void sized_file(char *file, const char *name, off_t size)
+{
+	int fd;
+
+	path(file, name);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, size), 0);
+	close(fd);
+}
+
+/* Over 64 MiB: "too large", the limit named; 64 MiB is still read. */
+START_TEST(test_parse_too_large)
+{
+	char file[PATH_MAX], want[PATH_MAX + 128];
+	struct result r;
+
+	sized_file(file, "big", (64 << 20) + 1);
+	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	snprintf(want, sizeof(want), "Error: cannot read %s: larger than 64 MiB, more than a "
+		 "benchmark's output.\n", file);
+	ck_assert_str_eq(r.err, want);
+	ck_assert_str_eq(r.out, "");
+	result_free(&r);
+
+	sized_file(file, "max", 64 << 20);
+	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_msg(strstr(r.out, "\nfail: no_result: "), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
+/* "-": what a pipe gives. */
+START_TEST(test_parse_stdin)
+{
+	json_object *doc;
+	struct result r;
+
+	/* the tool inherits the test's standard input */
+	ck_assert_ptr_nonnull(freopen("../fixtures/iperf3/iperf3_P2.json", "r", stdin));
+	run(&r, "ok", "-j", "bench", "parse", "iperf3", "-", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_str(get(doc, "input"), "file", "-");
+	assert_double(json_object_array_get_idx(get(doc, "results"), 0), "gbit_per_s", 1.264796015,
+		      1e-6);
+	assert_str(get(doc, "verdict"), "status", "ok");
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -196,6 +256,8 @@ static Suite *cli_bench_suite(void)
 	tcase_add_test(tc, test_parse_out_of_range);
 	tcase_add_test(tc, test_parse_perftest_sweep);
 	tcase_add_test(tc, test_parse_perftest_unit);
+	tcase_add_test(tc, test_parse_too_large);
+	tcase_add_test(tc, test_parse_stdin);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The output directory of a bench and its files (benchrun.h): made, read
+ * whole (within a limit), written.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "benchrun.h"
+
+int sp_bench_outdir(const char *want, char *path, size_t len)
+{
+	char tmpl[] = "/tmp/sparkperf-bench-XXXXXX";
+
+	if (!want) {
+		if (!mkdtemp(tmpl))
+			return -errno;
+		want = tmpl;
+	} else if (mkdir(want, 0755) && errno != EEXIST) {
+		return -errno;
+	}
+	if (!realpath(want, path) || strlen(path) >= len)
+		return errno ? -errno : -ENAMETOOLONG;
+	return 0;
+}
+
+void sp_bench_join(char *buf, const char *dir, const char *name)
+{
+	snprintf(buf, PATH_MAX, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+}
+
+char *sp_bench_read_stream(FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0, got;
+	int e = 0;
+
+	errno = 0;
+	for (;;) {
+		char *p = len > SP_BENCH_FILE_MAX ? NULL : realloc(buf, len + 65536 + 1);
+
+		if (!p) {
+			e = len > SP_BENCH_FILE_MAX ? EFBIG : ENOMEM;
+			break;
+		}
+		buf = p;
+		got = fread(buf + len, 1, 65536, f);
+		len += got;
+		if (got < 65536) {
+			buf[len] = '\0';
+			if (len > SP_BENCH_FILE_MAX)
+				e = EFBIG;
+			break;
+		}
+	}
+	if (!e && ferror(f))
+		e = errno ? errno : EIO;
+	if (e) {
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	return buf;
+}
+
+char *sp_bench_read_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX], *buf;
+	FILE *f;
+	int e;
+
+	sp_bench_join(path, dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	buf = sp_bench_read_stream(f);
+	e = errno;
+	fclose(f);
+	errno = e;
+	return buf;
+}
+
+int sp_bench_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ret = 0;
+
+	sp_bench_join(path, dir, name);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	if (fputs(text, f) == EOF)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
