@@ -467,11 +467,22 @@ static int bench_exec(struct sp_bench *b, int argc, char **argv)
 	return rc;
 }
 
-/* The output directory (dry-run: named, not made); an exit status. */
 int sp_bench_prepare(struct sp_bench *b)
 {
 	int ret;
 
+	if (b->c.force && !b->c.out)
+		return sp_usage_error("bench", "bench %s: force is for 'out DIR'", b->name);
+	ret = b->c.out ? sp_bench_outdir_check(b->c.out, b->c.force) : 0;
+	if (ret == -ENOTDIR)
+		return sp_usage_error("bench", "bench %s: out '%s' is not a directory", b->name,
+				      b->c.out);
+	if (ret == -ENOTEMPTY)
+		return sp_usage_error("bench", "bench %s: out '%s' is not empty: 'force' "
+				      "overwrites its files", b->name, b->c.out);
+	if (ret)
+		return sp_usage_error("bench", "bench %s: out '%s': %s", b->name, b->c.out,
+				      strerror(-ret));
 	if (b->c.dry_run) {
 		snprintf(b->out_dir, sizeof(b->out_dir), "%s", b->c.out ? b->c.out : DRY_RUN_DIR);
 		return SP_EXIT_OK;

@@ -21,6 +21,7 @@
 struct sp_bench_common {
 	const char *out;
 	uint32_t timeout_ms;
+	bool force;			/* out DIR may hold files: they are overwritten */
 	bool trace, dry_run;
 };
 
@@ -50,7 +51,10 @@ struct sp_bench {
 	char out_dir[4096];
 };
 
-/* The output directory (dry-run: named, not made); an exit status. */
+/*
+ * The output directory (dry-run: named, not made), refused (exit 2) when
+ * it is not a directory, or holds files without force; an exit status.
+ */
 int sp_bench_prepare(struct sp_bench *b);
 /* Builds (build's return: 0, -ENOMEM, -EINVAL), runs, prints, frees; an exit status. */
 int sp_bench_finish(struct sp_bench *b, int built, int argc, char **argv);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The output directory of a bench and its files (benchrun.h): made, read
- * whole (within a limit), written.
+ * The output directory of a bench and its files (benchrun.h): checked,
+ * made, read whole (within a limit), written.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +12,26 @@
 #include <sys/stat.h>
 
 #include "benchrun.h"
+
+int sp_bench_outdir_check(const char *want, bool force)
+{
+	struct dirent *e;
+	struct stat st;
+	int ret = 0;
+	DIR *d;
+
+	if (stat(want, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	d = force ? NULL : opendir(want);
+	while (d && !ret && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret = -ENOTEMPTY;
+	if (d)
+		closedir(d);
+	return ret;
+}
 
 int sp_bench_outdir(const char *want, char *path, size_t len)
 {

@@ -36,6 +36,13 @@ struct sp_tracelog;
 void sp_bench_join(char *buf, const char *dir, const char *name);
 
 /*
+ * Can want be an output directory: missing, or a directory that holds
+ * nothing (force: anything, its files are overwritten)? 0; -ENOTDIR: it is
+ * not a directory; -ENOTEMPTY: it holds files; -errno of stat(). Nothing
+ * is made.
+ */
+int sp_bench_outdir_check(const char *want, bool force);
+/*
  * want: that directory, created if missing (its parent must exist); NULL: a
  * new /tmp/sparkperf-bench-XXXXXX. The absolute path into path. 0 or -errno.
  */

@@ -1030,7 +1030,7 @@ START_TEST(test_bench_trace_kernel)
 	/* text: the section lat and bw print, after the results */
 	fake_ib_write_bw("0");
 	run(&r, "ok", "bench", "perftest", "peer", "192.168.200.12", "dev", "rxe0", "out", out,
-	    "trace", NULL);
+	    "force", "trace", NULL);
 	restore_path();
 	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "\n\nCounters during the bench: trace 7: stopped after "
@@ -1068,7 +1068,7 @@ START_TEST(test_bench_trace_fallback)
 
 	/* TRACE_START refused: the kernel was asked, sysfs answers */
 	run(&r, "trace_start_eperm", "-j", "bench", "perftest", "peer", "192.168.200.12", "dev",
-	    "rxe0", "out", out, "trace", NULL);
+	    "rxe0", "out", out, "force", "trace", NULL);
 	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
 	ck_assert_str_eq(r.err, "Warning: no kernel trace (tracing needs CAP_NET_ADMIN): "
 			 "counters from sysfs snapshots.\n");
@@ -1083,7 +1083,7 @@ START_TEST(test_bench_trace_fallback)
 	/* no device: an HCA that does not exist, no oob-if; text says where the counters came from */
 	path(dir, "bin");
 	run(&r, "ok", "bench", "nccl", "hca", "=zz_no_such_hca", "nccl-tests", dir, "out", out,
-	    "trace", NULL);
+	    "force", "trace", NULL);
 	restore_path();
 	ck_assert_str_eq(r.err, "Warning: no kernel trace (no device to trace): counters from "
 			 "sysfs snapshots.\n");

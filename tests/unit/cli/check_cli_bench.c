@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 
 #define TESTUTIL_CLI
@@ -246,6 +247,72 @@ START_TEST(test_parse_stdin)
 }
 END_TEST
 
+/* ---- arguments refused before anything runs ------------------------------- */
+
+/* Exit 2, this one line on stderr (before the usage hint), nothing on stdout. */
+static void refused(struct result *r, const char *line)
+{
+	char want[PATH_MAX + 256];
+
+	ck_assert_msg(r->rc == 2, "rc %d: %s", r->rc, r->err);
+	snprintf(want, sizeof(want), "%s (see 'sparkperf-ctl bench help')\n", line);
+	ck_assert_str_eq(r->err, want);
+	ck_assert_str_eq(r->out, "");
+	result_free(r);
+}
+
+/*
+ * out FILE: refused, not "cannot run stdbuf: Not a directory"; out DIR that
+ * holds files: refused unless force, which overwrites them.
+ */
+START_TEST(test_out_refused)
+{
+	char file[PATH_MAX], dir[PATH_MAX], line[3 * PATH_MAX], *kept;
+	struct result r;
+
+	write_input(file, "results.txt", "kept\n");
+	run(&r, "ok", "bench", "perftest", "peer", "127.0.0.1", "server", "local", "out", file,
+	    NULL);
+	snprintf(line, sizeof(line), "bench perftest: out '%s' is not a directory", file);
+	refused(&r, line);
+	kept = slurp(file);
+	ck_assert_str_eq(kept, "kept\n");
+	free(kept);
+
+	/* a directory that holds files: the runs before it are not overwritten */
+	path(dir, "old");
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	write_input(file, "old/client-1.stdout", "an earlier run\n");
+	run(&r, "ok", "bench", "iperf3", "peer", "127.0.0.1", "server", "local", "out", dir,
+	    NULL);
+	snprintf(line, sizeof(line), "bench iperf3: out '%s' is not empty: 'force' overwrites "
+		 "its files", dir);
+	refused(&r, line);
+	run(&r, "ok", "bench", "vllm", "model", "m", "out", dir, "dry-run", NULL);
+	snprintf(line, sizeof(line), "bench vllm: out '%s' is not empty: 'force' overwrites "
+		 "its files", dir);
+	refused(&r, line);
+	kept = slurp(file);
+	ck_assert_str_eq(kept, "an earlier run\n");
+	free(kept);
+
+	/* asked for */
+	run(&r, "ok", "bench", "vllm", "model", "m", "out", dir, "force", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	result_free(&r);
+	run(&r, "ok", "bench", "vllm", "model", "m", "force", "dry-run", NULL);
+	refused(&r, "bench vllm: force is for 'out DIR'");
+
+	/* an empty directory, or one to make, needs nothing */
+	path(dir, "empty");
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	run(&r, "ok", "bench", "nccl", "out", dir, "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -258,6 +325,12 @@ static Suite *cli_bench_suite(void)
 	tcase_add_test(tc, test_parse_perftest_unit);
 	tcase_add_test(tc, test_parse_too_large);
 	tcase_add_test(tc, test_parse_stdin);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("arguments");
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_out_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
