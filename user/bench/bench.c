@@ -15,6 +15,7 @@
  * benchtext.c print the document.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,12 @@ static const char bench_usage[] =
 	"               (perftest BW), 13000 (latency), 5201 (iperf3)\n"
 	"       SERVER := { none | local | ssh }: none (default) expects the servers to run on\n"
 	"                 the peer already (dry-run prints their commands), local starts them\n"
-	"                 on this host, ssh on HOST (default the first ADDR) over ssh\n"
-	"       CPUS := a CPU list for each client, '/' between them (0-9/10-19), or auto\n"
+	"                 on this host, ssh on HOST (default the first ADDR) over ssh;\n"
+	"                 ssh HOST is for server ssh only\n"
+	"       CPUS := a CPU list for each client, '/' between them (0-9/10-19), or auto;\n"
+	"               CPUs this host has (its affinity)\n"
+	"       HOST := an mpirun host, HOST:SLOTS its ranks (as is); the others an equal\n"
+	"               share of np (default the slots, 1 a host without)\n"
 	"       COLL := { sendrecv | all_reduce | all_gather }, default sendrecv\n"
 	"       HCA := NCCL_IB_HCA (rocep1s0f0,roceP2p1s0f0; prefixes, '=' exact, '^' not)\n"
 	"       SIZES := A..B, default 256M..4G (K, M, G: powers of 1024), factor 2\n"
@@ -95,7 +100,9 @@ static const char bench_usage[] =
 	"       GBPS := bus bandwidth in GB/s (10^9 bytes/s) to warn under; default\n"
 	"               21.875 for two hosts of one rank each (two Sparks)\n"
 	"       MODE := { serve | throughput | offline }: vllm serve|throughput, sglang\n"
-	"               serve|offline (serve: against the server at URL)\n"
+	"               serve|offline (serve: against the server at URL); concurrency is\n"
+	"               for serve and trtllm\n"
+	"       URL := http[s]://HOST[:PORT][/PATH]\n"
 	"       IMAGE := the container image; default the guide's; none: run on this host\n"
 	"       TOOL := { perftest | iperf3 | nccl | mpirun | vllm | sglang | trtllm | llama }\n"
 	"       FILE := (parse) the saved output, up to 64 MiB; - reads standard input\n"
@@ -177,6 +184,9 @@ static int parse_server(const char *bench, const char *server, const char *ssh_h
 				      bench, server);
 	if (ssh_host && !word_ok(ssh_host))
 		return sp_usage_error("bench", "bench %s: invalid ssh host '%s'", bench, ssh_host);
+	/* the servers of "none" and "local" are not started over ssh */
+	if (ssh_host && *out != SP_BENCH_SERVER_SSH)
+		return sp_usage_error("bench", "bench %s: 'ssh HOST' is for 'server ssh'", bench);
 	return SP_EXIT_OK;
 }
 
@@ -262,6 +272,26 @@ out:
 
 /* ---- bench iperf3 -------------------------------------------------------------------- */
 
+/* The first CPU of the sets that this process may not run on (taskset would fail), or -1. */
+static int cpu_missing(char (*sets)[SP_BENCH_CPUSET_LEN], size_t n)
+{
+	struct sp_cpuset want;
+	cpu_set_t allowed;
+	size_t i, cpu;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (sp_parse_cpulist(sets[i], &want))
+			return SP_CPUS_MAX;
+		for (cpu = 0; cpu < SP_CPUS_MAX; cpu++)
+			if ((want.bits[cpu / 64] >> (cpu % 64) & 1) &&
+			    (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)))
+				return (int)cpu;
+	}
+	return -1;
+}
+
 static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_bench b = { .name = "iperf3", .default_timeout_ms = NET_TIMEOUT_MS };
@@ -278,7 +308,7 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 	};
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t i;
-	int rc, built, ret;
+	int rc, built, ret, cpu;
 
 	(void)ctx;
 	rc = parse_kv("iperf3", argc, argv, kv, ARRAY_SIZE(kv));
@@ -290,6 +320,13 @@ static int bench_iperf3(const struct sp_ctx *ctx, int argc, char **argv)
 			rc = sp_usage_error("bench", "bench iperf3: invalid cpus '%s' (%s)", cpus,
 					    ret == -ERANGE ? "fewer CPUs than clients" :
 					    "one list per peer address, '/' between them");
+		cpu = ret ? -1 : cpu_missing(sets, peers.n);
+		if (cpu >= SP_CPUS_MAX)
+			rc = sp_usage_error("bench", "bench iperf3: invalid cpus '%s' (CPU lists: "
+					    "0-3,8)", cpus);
+		else if (cpu >= 0)
+			rc = sp_usage_error("bench", "bench iperf3: invalid cpus '%s' (this host has "
+					    "no CPU %d to run on)", cpus, cpu);
 		o.cpus = sets;
 	}
 	if (!rc)
@@ -370,6 +407,7 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 		COMMON_KV(&b.c),
 	};
 	struct sp_bench_lines hca = { 0 };
+	uint32_t slots;
 	size_t i;
 	int rc, built;
 
@@ -377,6 +415,10 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 	rc = parse_kv("nccl", argc, argv, kv, ARRAY_SIZE(kv));
 	if (!rc && hosts)
 		rc = parse_words("host list", hosts, &hl, BENCH_HOSTS_MAX);
+	for (i = 0; !rc && i < hl.n; i++)
+		if (sp_nccl_host_slots(hl.items[i], &slots) < 0)
+			rc = sp_usage_error("bench", "bench nccl: invalid host '%s' (HOST or "
+					    "HOST:SLOTS, SLOTS 1..4096)", hl.items[i]);
 	if (!rc && test && sp_nccl_test_parse(test, &o.test))
 		rc = sp_usage_error("bench", "bench nccl: invalid test '%s' (sendrecv, all_reduce, "
 				    "all_gather)", test);
@@ -417,6 +459,42 @@ out:
 }
 
 /* ---- bench vllm, sglang, trtllm, llama ------------------------------------------------- */
+
+/* http[s]://HOST[:PORT][/PATH]: a name or an IPv4 address, or an IPv6 one in brackets. */
+static bool url_ok(const char *url)
+{
+	const char *host = strstr(url, "://"), *end;
+	uint32_t port;
+	char digits[8];
+	size_t len;
+
+	if (!host || (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)))
+		return false;
+	host += 3;
+	if (*host == '[') {
+		end = strchr(host, ']');
+		if (!end || end == host + 1 ||
+		    strspn(host + 1, "0123456789abcdefABCDEF:.") != (size_t)(end - host - 1))
+			return false;
+		end++;
+	} else {
+		end = host + strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789.-");
+		if (end == host || *host == '-' || *host == '.')
+			return false;
+	}
+	if (*end == ':') {
+		len = strcspn(end + 1, "/");
+		if (!len || len >= sizeof(digits))
+			return false;
+		memcpy(digits, end + 1, len);
+		digits[len] = '\0';
+		if (sp_parse_u32(digits, 1, 65535, &port))
+			return false;
+		end += 1 + len;
+	}
+	return !*end || (*end == '/' && !strpbrk(end, " \t\n"));
+}
 
 enum {
 	LL_MODEL, LL_MODE, LL_IMAGE, LL_ISL, LL_OSL, LL_CONC, LL_PROMPTS, LL_URL, LL_LLAMA,
@@ -463,6 +541,15 @@ static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 				    o.mode, sp_bench_llm_default_mode(tool));
 	if (!rc && o.url && strcmp(o.mode ? o.mode : sp_bench_llm_default_mode(tool), "serve"))
 		rc = sp_usage_error("bench", "bench %s: url is for mode serve", b.name);
+	if (!rc && o.url && !url_ok(o.url))
+		rc = sp_usage_error("bench", "bench %s: invalid url '%s' (http[s]://HOST[:PORT]"
+				    "[/PATH])", b.name, o.url);
+	/* llama-bench runs its tests one by one, and no prompts but its own */
+	if (!rc && tool == SP_LLM_LLAMA && (kv[LL_CONC].seen || kv[LL_PROMPTS].seen))
+		rc = sp_usage_error("bench", "bench llama: concurrency and prompts are not "
+				    "llama-bench's");
+	if (!rc && kv[LL_CONC].seen && !sp_bench_llm_concurrent(tool, o.mode))
+		rc = sp_usage_error("bench", "bench %s: concurrency is for mode serve", b.name);
 	if (!rc && (o.llama_bench || kv[LL_THREADS].seen) && tool != SP_LLM_LLAMA)
 		rc = sp_usage_error("bench", "bench %s: llama-bench and threads are for llama",
 				    b.name);

@@ -171,7 +171,18 @@ struct sp_bench_nccl_opts {
 	const char *out_dir;		/* -J lands here (rank 0's host) */
 };
 
-/* One step per channels-per-peer value. 0 or -ENOMEM. */
+/*
+ * A host of an mpirun as "-H" takes it: HOST, or HOST:SLOTS (one ':', so
+ * that an IPv6 address is a host). 1 and the slots, 0 without them,
+ * -EINVAL for slots out of 1..4096.
+ */
+int sp_nccl_host_slots(const char *host, uint32_t *slots);
+
+/*
+ * One step per channels-per-peer value; a host that carries its slots is
+ * passed as is, the others get an equal share of np (default: the slots,
+ * one a host without). 0 or -ENOMEM.
+ */
 int sp_bench_nccl_cmds(const struct sp_bench_nccl_opts *o, struct sp_bench_cmds *out);
 
 /* ---- LLM benchmarks ------------------------------------------------------------ */
@@ -198,6 +209,8 @@ struct sp_bench_llm_opts {
 const char *sp_bench_llm_default_mode(enum sp_llm_tool tool);
 /* Is mode one of the tool's? */
 bool sp_bench_llm_mode_valid(enum sp_llm_tool tool, const char *mode);
+/* Does the tool's run in mode (NULL: its default) take a concurrency? */
+bool sp_bench_llm_concurrent(enum sp_llm_tool tool, const char *mode);
 
 int sp_bench_llm_cmds(const struct sp_bench_llm_opts *o, struct sp_bench_cmds *out);
 

@@ -44,6 +44,14 @@ bool sp_bench_llm_mode_valid(enum sp_llm_tool tool, const char *mode)
 	return false;
 }
 
+bool sp_bench_llm_concurrent(enum sp_llm_tool tool, const char *mode)
+{
+	/* trtllm-bench takes one offline; vLLM's throughput and SGLang's offline runs do not */
+	if (tool == SP_LLM_TRTLLM)
+		return true;
+	return tool != SP_LLM_LLAMA && !strcmp(mode ? mode : llm_tools[tool].modes[0], "serve");
+}
+
 struct llm_ctx {
 	const struct sp_bench_llm_opts *o;
 	const char *image;		/* NULL: on this host */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmdbuild.h"
+#include "lib/parse.h"
 
 static const char *const nccl_tests[] = {
 	[SP_NCCL_SENDRECV] = "sendrecv", [SP_NCCL_ALL_REDUCE] = "all_reduce",
@@ -55,10 +56,35 @@ static void nccl_env(struct sp_bench_builder *b, bool mpirun, const char *fmt, .
 	va_end(ap);
 }
 
+int sp_nccl_host_slots(const char *host, uint32_t *slots)
+{
+	const char *colon = strchr(host, ':');
+
+	if (!colon || strchr(colon + 1, ':'))
+		return 0;
+	return sp_parse_u32(colon + 1, 1, 4096, slots) ? -EINVAL : 1;
+}
+
+/* The slots the hosts carry, and how many hosts carry none. */
+static uint32_t nccl_given_slots(const struct sp_bench_nccl_opts *o, uint32_t *without)
+{
+	uint32_t sum = 0, slots;
+	size_t i;
+
+	*without = 0;
+	for (i = 0; i < o->n_hosts; i++) {
+		if (sp_nccl_host_slots(o->hosts[i], &slots) > 0)
+			sum += slots;
+		else
+			(*without)++;
+	}
+	return sum;
+}
+
 /* mpirun's words before the environment: ranks, hosts, the ssh it uses, interfaces. */
 static void nccl_mpirun(struct sp_bench_builder *b, const struct sp_bench_nccl_opts *o, uint32_t np)
 {
-	uint32_t slots = o->n_hosts ? (np + (uint32_t)o->n_hosts - 1) / (uint32_t)o->n_hosts : 0;
+	uint32_t without, given = nccl_given_slots(o, &without), slots = 1, own;
 	char *hosts = NULL;
 	size_t i, len = 0;
 	FILE *f;
@@ -66,13 +92,21 @@ static void nccl_mpirun(struct sp_bench_builder *b, const struct sp_bench_nccl_o
 	sp_bench_arg(b, "mpirun");
 	sp_bench_opt(b, "-np", "%u", np);
 	if (o->n_hosts) {
+		/* the ranks the hosts with slots do not take, shared by the others */
+		if (without && np > given)
+			slots = (np - given + without - 1) / without;
 		f = open_memstream(&hosts, &len);
 		if (!f) {
 			b->err = -ENOMEM;
 			return;
 		}
-		for (i = 0; i < o->n_hosts; i++)
-			fprintf(f, "%s%s:%u", i ? "," : "", o->hosts[i], slots);
+		/* "a:2" is the user's: as is */
+		for (i = 0; i < o->n_hosts; i++) {
+			if (sp_nccl_host_slots(o->hosts[i], &own) > 0)
+				fprintf(f, "%s%s", i ? "," : "", o->hosts[i]);
+			else
+				fprintf(f, "%s%s:%u", i ? "," : "", o->hosts[i], slots);
+		}
 		if (fclose(f))
 			b->err = -ENOMEM;
 		sp_bench_opt(b, "-H", "%s", hosts ? hosts : "");
@@ -95,7 +129,8 @@ static void nccl_mpirun(struct sp_bench_builder *b, const struct sp_bench_nccl_o
 int sp_bench_nccl_cmds(const struct sp_bench_nccl_opts *o, struct sp_bench_cmds *out)
 {
 	struct sp_bench_builder b = { .cmds = out };
-	uint32_t np = o->np ? o->np : o->n_hosts ? (uint32_t)o->n_hosts : 1;
+	uint32_t without = 0, given = nccl_given_slots(o, &without);
+	uint32_t np = o->np ? o->np : o->n_hosts ? given + without : 1;
 	size_t runs = o->n_channels ? o->n_channels : 1, i;
 	const char *test = nccl_tests[o->test];
 	bool mpirun = o->n_hosts || np > 1;

@@ -313,6 +313,110 @@ START_TEST(test_out_refused)
 }
 END_TEST
 
+/* Options that a bench would have accepted and ignored, or passed on broken. */
+static const struct {
+	const char *argv[12];
+	const char *line;	/* NULL: accepted */
+} ignored[] = {
+	{ { "llama", "model", "m.gguf", "concurrency", "4" },
+	  "bench llama: concurrency and prompts are not llama-bench's" },
+	{ { "llama", "model", "m.gguf", "prompts", "8" },
+	  "bench llama: concurrency and prompts are not llama-bench's" },
+	{ { "vllm", "model", "m", "mode", "throughput", "concurrency", "4" },
+	  "bench vllm: concurrency is for mode serve" },
+	{ { "sglang", "model", "m", "mode", "offline", "concurrency", "4" },
+	  "bench sglang: concurrency is for mode serve" },
+	{ { "vllm", "model", "m", "url", "notaurl" },
+	  "bench vllm: invalid url 'notaurl' (http[s]://HOST[:PORT][/PATH])" },
+	{ { "vllm", "model", "m", "url", "ftp://127.0.0.1:8000" },
+	  "bench vllm: invalid url 'ftp://127.0.0.1:8000' (http[s]://HOST[:PORT][/PATH])" },
+	{ { "sglang", "model", "m", "url", "http://:30000" },
+	  "bench sglang: invalid url 'http://:30000' (http[s]://HOST[:PORT][/PATH])" },
+	{ { "vllm", "model", "m", "url", "http://spark1:65536" },
+	  "bench vllm: invalid url 'http://spark1:65536' (http[s]://HOST[:PORT][/PATH])" },
+	{ { "vllm", "model", "m", "url", "http://spark1 x" },
+	  "bench vllm: invalid url 'http://spark1 x' (http[s]://HOST[:PORT][/PATH])" },
+	{ { "perftest", "peer", "192.168.200.13", "ssh", "spark2" },
+	  "bench perftest: 'ssh HOST' is for 'server ssh'" },
+	{ { "iperf3", "peer", "192.168.200.13", "server", "local", "ssh", "spark2" },
+	  "bench iperf3: 'ssh HOST' is for 'server ssh'" },
+	{ { "nccl", "hosts", "spark1:0,spark2:1" },
+	  "bench nccl: invalid host 'spark1:0' (HOST or HOST:SLOTS, SLOTS 1..4096)" },
+	{ { "nccl", "hosts", "spark1:two" },
+	  "bench nccl: invalid host 'spark1:two' (HOST or HOST:SLOTS, SLOTS 1..4096)" },
+	/* what is right still runs */
+	{ { "vllm", "model", "m", "url", "http://127.0.0.1:8000" }, NULL },
+	{ { "sglang", "model", "m", "url", "https://[fd00::12]:30000/v1" }, NULL },
+	{ { "trtllm", "model", "m", "concurrency", "4" }, NULL },
+	{ { "perftest", "peer", "192.168.200.13", "server", "ssh", "ssh", "spark2" }, NULL },
+};
+
+START_TEST(test_ignored_options)
+{
+	const char *a[16] = { "bench" };
+	struct result r;
+	size_t i;
+
+	for (i = 0; ignored[_i].argv[i]; i++)
+		a[i + 1] = ignored[_i].argv[i];
+	a[i + 1] = "dry-run";
+	run(&r, "ok", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+	    a[12], NULL);
+	if (ignored[_i].line) {
+		refused(&r, ignored[_i].line);
+		return;
+	}
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.err, "");
+	result_free(&r);
+}
+END_TEST
+
+/* iperf3 cpus: only CPUs this process may run on (taskset would fail on others). */
+START_TEST(test_cpus_missing)
+{
+	struct result r;
+
+	run(&r, "ok", "bench", "iperf3", "peer", "192.168.200.13", "cpus", "0-4095", "dry-run",
+	    NULL);
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_msg(starts_with(r.err, "bench iperf3: invalid cpus '0-4095' (this host has no "
+				  "CPU "), "%s", r.err);
+	ck_assert_uint_eq(count_lines(r.err), 1);
+	ck_assert_str_eq(r.out, "");
+	result_free(&r);
+
+	run(&r, "ok", "bench", "iperf3", "peer", "192.168.200.13", "cpus", "0", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_msg(strstr(r.out, "\ntaskset -c 0 iperf3 -c 192.168.200.13 "), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
+/* nccl hosts that carry their slots: passed as is, np their sum. */
+START_TEST(test_nccl_host_slots)
+{
+	struct result r;
+
+	run(&r, "ok", "bench", "nccl", "hosts", "spark1:2,spark2:2", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_msg(strstr(r.out, "\nmpirun -np 4 -H spark1:2,spark2:2 --mca "), "%s", r.out);
+	result_free(&r);
+
+	/* the others share what is left of np */
+	run(&r, "ok", "bench", "nccl", "hosts", "spark1:2,spark2", "np", "6", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_msg(strstr(r.out, "\nmpirun -np 6 -H spark1:2,spark2:4 --mca "), "%s", r.out);
+	result_free(&r);
+
+	/* as before: one rank a host; an IPv6 address is a host */
+	run(&r, "ok", "bench", "nccl", "hosts", "fd00::12,fd00::13", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_msg(strstr(r.out, "\nmpirun -np 2 -H fd00::12:1,fd00::13:1 --mca "), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -331,6 +435,9 @@ static Suite *cli_bench_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_out_refused);
+	tcase_add_loop_test(tc, test_ignored_options, 0, sizeof(ignored) / sizeof(ignored[0]));
+	tcase_add_test(tc, test_cpus_missing);
+	tcase_add_test(tc, test_nccl_host_slots);
 	suite_add_tcase(s, tc);
 	return s;
 }
