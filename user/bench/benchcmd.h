@@ -45,6 +45,8 @@ struct sp_bench_cmd {
 	char **env;			/* NAME=VALUE added to its environment, NULL-terminated */
 	char *stdout_name;		/* file names in the output directory */
 	char *stderr_name;
+	/* stdout is data (a dataset, results), not a log: shown as "> FILE" */
+	bool stdout_is_data;
 	/*
 	 * The JSON results file the tool writes, in the output directory: read
 	 * instead of stdout, or for nccl-tests (-J) as well as it; NULL: none.

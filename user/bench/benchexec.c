@@ -429,6 +429,8 @@ static int bench_exec(struct sp_bench *b, int argc, char **argv)
 	env_collect(&env, !b->c.dry_run);
 	doc.env = &env.env;
 	doc.out_dir = b->out_dir;
+	doc.file_name = b->file_name;
+	doc.file_text = b->file_text;
 	if (b->c.dry_run)
 		return sp_bench_end_doc(&doc, 0);
 	if (b->file_name) {

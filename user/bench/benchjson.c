@@ -500,6 +500,15 @@ static json_object *json_bench_doc_cmd(const void *items, size_t i)
 	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir, doc->dry_run);
 }
 
+/* A file written before the commands run: where, and what. */
+static void json_bench_file(json_object *o, const void *item)
+{
+	const struct sp_bench_doc *doc = item;
+
+	sp_json_add(o, "path", jpath(doc->out_dir, doc->file_name));
+	sp_json_add(o, "text", json_object_new_string(doc->file_text));
+}
+
 static void json_bench_input(json_object *in, const void *item)
 {
 	const struct sp_bench_doc *doc = item;
@@ -526,6 +535,9 @@ int sp_print_bench_json(const struct sp_bench_doc *doc)
 	sp_json_add(o, "out_dir", sp_json_str_or_null(doc->out_dir));
 	if (doc->input)
 		sp_json_add(o, "input", sp_json_object(json_bench_input, doc));
+	if (doc->file_name)
+		sp_json_add(o, "written_files", sp_json_objects(doc, 1, sizeof(*doc),
+								json_bench_file));
 	sp_json_add(o, "commands", sp_json_array(doc, doc->cmds ? doc->cmds->n : 0,
 						 json_bench_doc_cmd));
 	if (!doc->dry_run) {

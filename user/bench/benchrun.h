@@ -152,6 +152,8 @@ struct sp_bench_doc {
 	char **args;			/* the words after the bench's name */
 	size_t n_args;
 	const char *out_dir;		/* NULL: nothing was written */
+	/* a file written there before the commands run (trtllm's config), NULL: none */
+	const char *file_name, *file_text;
 	const char *input;		/* bench parse: the file */
 	int input_exit;			/* its exit status, SP_BENCH_EXIT_UNKNOWN */
 	struct sp_bench_cmds *cmds;	/* NULL: none */

@@ -14,7 +14,33 @@
 #include "lib/print.h"
 #include "lib/traceprint.h"
 
-static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
+/* "> DIR/NAME" as a shell reads it: where a command's data goes. */
+static void text_redirect(FILE *f, const char *dir, const char *name)
+{
+	char *path = sp_xprintf("%s/%s", dir, name), *q = path ? sp_bench_quote(path) : NULL;
+
+	fprintf(f, " > %s", q ? q : "(out of memory)");
+	free(q);
+	free(path);
+}
+
+/* A file written before the commands run, as the guide writes it: a here-document. */
+static void text_bench_file(FILE *f, const struct sp_bench_doc *doc)
+{
+	const char *indent = doc->dry_run ? "" : "  ", *p;
+	size_t len;
+
+	fprintf(f, "# %s: written first\n%scat", doc->file_name, indent);
+	text_redirect(f, doc->out_dir, doc->file_name);
+	fprintf(f, " <<'EOF'\n");
+	for (p = doc->file_text; *p; p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		fprintf(f, "%s%.*s\n", indent, (int)len, p);
+	}
+	fprintf(f, "%sEOF\n", indent);
+}
+
+static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, const char *dir, bool dry_run)
 {
 	const struct sp_bench_exec *x = &c->x;
 	char *line = sp_bench_cmdline(c);
@@ -27,7 +53,10 @@ static void text_bench_cmd(FILE *f, const struct sp_bench_cmd *c, bool dry_run)
 		fprintf(f, "# %s: on %s over ssh\n", c->name, c->host);
 	else
 		fprintf(f, "# %s\n", c->name);
-	fprintf(f, "%s%s\n", dry_run ? "" : "  ", line ? line : "(out of memory)");
+	fprintf(f, "%s%s", dry_run ? "" : "  ", line ? line : "(out of memory)");
+	if (c->stdout_is_data)
+		text_redirect(f, dir, c->stdout_name);
+	fputc('\n', f);
 	free(line);
 	if (dry_run || c->role == SP_BENCH_ROLE_MANUAL)
 		return;
@@ -205,8 +234,10 @@ static int print_bench_text(const struct sp_bench_doc *doc)
 	struct sp_bench_sum s;
 	size_t i;
 
+	if (doc->file_name)
+		text_bench_file(f, doc);
 	for (i = 0; doc->cmds && i < doc->cmds->n; i++)
-		text_bench_cmd(f, &doc->cmds->v[i], doc->dry_run);
+		text_bench_cmd(f, &doc->cmds->v[i], doc->out_dir, doc->dry_run);
 	if (doc->dry_run)
 		return 0;
 	if (doc->input) {

@@ -85,6 +85,17 @@ static void llm_container(struct sp_bench_builder *b, const struct llm_ctx *x)
 	sp_bench_arg(b, "%s", x->image);
 }
 
+/* The step's standard output is data, the file name in the output directory. */
+static void stdout_to(struct sp_bench_builder *b, const char *name)
+{
+	if (b->err)
+		return;
+	free(b->c->stdout_name);
+	b->c->stdout_name = NULL;
+	sp_bench_field(b, &b->c->stdout_name, "%s", name);
+	b->c->stdout_is_data = true;
+}
+
 static void llm_step(struct sp_bench_builder *b, const struct llm_ctx *x, enum sp_bench_tool tool,
 		     const char *name)
 {
@@ -214,11 +225,7 @@ static void trtllm_throughput(struct sp_bench_builder *b, const struct llm_ctx *
 	sp_bench_opt(b, "--input-stdev", "0");
 	sp_bench_opt(b, "--output-mean", "%u", x->osl);
 	sp_bench_opt(b, "--output-stdev", "0");
-	if (!b->err) {
-		free(b->c->stdout_name);
-		b->c->stdout_name = NULL;
-		sp_bench_field(b, &b->c->stdout_name, "dataset.txt");
-	}
+	stdout_to(b, "dataset.txt");
 
 	llm_step(b, x, SP_BENCH_TRTLLM, "trtllm-bench");
 	sp_bench_arg(b, "trtllm-bench");
@@ -249,12 +256,8 @@ static void llama_bench(struct sp_bench_builder *b, const struct llm_ctx *x)
 	sp_bench_opt(b, "-dio", "1");
 	sp_bench_opt(b, "-fa", "1");
 	sp_bench_opt(b, "-o", "jsonl");
-	if (!b->err) {
-		free(b->c->stdout_name);
-		b->c->stdout_name = NULL;
-		sp_bench_field(b, &b->c->stdout_name, "llama-bench.jsonl");
-		sp_bench_field(b, &b->c->json_name, "llama-bench.jsonl");
-	}
+	stdout_to(b, "llama-bench.jsonl");
+	sp_bench_field(b, &b->c->json_name, "llama-bench.jsonl");
 }
 
 /* Each tool's builders: against a server (serve), and with the engine in process. */

@@ -417,6 +417,55 @@ START_TEST(test_nccl_host_slots)
 }
 END_TEST
 
+/* ---- the guide's recipes in a dry run ---------------------------------------- */
+
+/*
+ * trtllm: where prepare_dataset.py's output goes, and the config file that
+ * is written, shown as the guide shows them.
+ */
+START_TEST(test_trtllm_dry_run_files)
+{
+	json_object *doc, *f, *c;
+	struct result r;
+
+	run(&r, "ok", "bench", "trtllm", "model", "nvidia/Llama-3.1-8B-Instruct-FP8", "out",
+	    "/nonexistent/t", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_msg(starts_with(r.out, "# extra-llm-api-config.yml: written first\n"
+				  "cat > /nonexistent/t/extra-llm-api-config.yml <<'EOF'\n"
+				  "kv_cache_config:\n"
+				  "  dtype: \"auto\"\n"
+				  "cuda_graph_config:\n"
+				  "  enable_padding: true\n"
+				  "EOF\n"
+				  "# hf-download\n"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, " --output-mean 128 --output-stdev 0 > "
+			     "/nonexistent/t/dataset.txt\n# trtllm-bench\n"), "%s", r.out);
+	result_free(&r);
+
+	run(&r, "ok", "-j", "bench", "trtllm", "model", "m", "out", "/nonexistent/t", "dry-run",
+	    NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	f = json_object_array_get_idx(get(doc, "written_files"), 0);
+	assert_str(f, "path", "/nonexistent/t/extra-llm-api-config.yml");
+	assert_str(f, "text", "kv_cache_config:\n  dtype: \"auto\"\ncuda_graph_config:\n"
+		   "  enable_padding: true\n");
+	c = json_object_array_get_idx(get(doc, "commands"), 1);
+	assert_str(c, "name", "prepare-dataset");
+	assert_str(c, "stdout", "/nonexistent/t/dataset.txt");
+	json_object_put(doc);
+	result_free(&r);
+	ck_assert_int_ne(access("/nonexistent/t", F_OK), 0);
+
+	/* the other benches write no file */
+	run(&r, "ok", "-j", "bench", "vllm", "model", "m", "dry-run", NULL);
+	ck_assert_msg(!strstr(r.out, "written_files"), "%s", r.out);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -438,6 +487,12 @@ static Suite *cli_bench_suite(void)
 	tcase_add_loop_test(tc, test_ignored_options, 0, sizeof(ignored) / sizeof(ignored[0]));
 	tcase_add_test(tc, test_cpus_missing);
 	tcase_add_test(tc, test_nccl_host_slots);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("guide");
+	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_trtllm_dry_run_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
