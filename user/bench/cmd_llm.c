@@ -103,13 +103,19 @@ static void llm_step(struct sp_bench_builder *b, const struct llm_ctx *x, enum s
 	llm_container(b, x);
 }
 
-/* The synthetic workload of the guide's clients: random prompts of ISL tokens, OSL out. */
-static void random_dataset(struct sp_bench_builder *b, const struct llm_ctx *x)
+/*
+ * The synthetic workload of the guide's clients: random prompts of ISL
+ * tokens, OSL out; lengths: only those the user gave (the guide's SGLang
+ * offline run gives none).
+ */
+static void random_dataset(struct sp_bench_builder *b, const struct llm_ctx *x, bool lengths)
 {
 	sp_bench_opt(b, "--dataset-name", "random");
 	sp_bench_opt(b, "--num-prompts", "%u", x->prompts);
-	sp_bench_opt(b, "--random-input-len", "%u", x->isl);
-	sp_bench_opt(b, "--random-output-len", "%u", x->osl);
+	if (lengths || x->o->isl)
+		sp_bench_opt(b, "--random-input-len", "%u", x->isl);
+	if (lengths || x->o->osl)
+		sp_bench_opt(b, "--random-output-len", "%u", x->osl);
 }
 
 static void vllm_serve(struct sp_bench_builder *b, const struct llm_ctx *x)
@@ -121,7 +127,7 @@ static void vllm_serve(struct sp_bench_builder *b, const struct llm_ctx *x)
 	sp_bench_opt(b, "--base-url", "%s", x->o->url ? x->o->url : "http://127.0.0.1:8000");
 	sp_bench_opt(b, "--endpoint", "/v1/completions");
 	sp_bench_opt(b, "--model", "%s", x->o->model);
-	random_dataset(b, x);
+	random_dataset(b, x, true);
 	sp_bench_opt(b, "--percentile-metrics", "ttft,tpot,itl,e2el");
 	sp_bench_opt(b, "--max-concurrency", "%u", x->conc);
 	sp_bench_opt(b, "--request-rate", "inf");
@@ -189,7 +195,7 @@ static void sglang_serve(struct sp_bench_builder *b, const struct llm_ctx *x)
 		sp_bench_opt(b, "--port", "30000");
 	}
 	sp_bench_opt(b, "--model", "%s", x->o->model);
-	random_dataset(b, x);
+	random_dataset(b, x, true);
 	sp_bench_opt(b, "--max-concurrency", "%u", x->conc);
 	sp_bench_opt(b, "--output-file", "%s/sglang-serve.jsonl", x->dir);
 	sp_bench_field(b, &b->c->json_name, "sglang-serve.jsonl");
@@ -201,7 +207,7 @@ static void sglang_offline(struct sp_bench_builder *b, const struct llm_ctx *x)
 	sp_bench_arg(b, "python3");
 	sp_bench_opt(b, "-m", "sglang.bench_offline_throughput");
 	sp_bench_opt(b, "--model-path", "%s", x->o->model);
-	random_dataset(b, x);
+	random_dataset(b, x, false);
 	sp_bench_opt(b, "--result-filename", "%s/sglang-offline.jsonl", x->dir);
 	sp_bench_field(b, &b->c->json_name, "sglang-offline.jsonl");
 }

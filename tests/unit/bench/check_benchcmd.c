@@ -380,6 +380,7 @@ START_TEST(test_sglang)
 	       "--output-file /tmp/o/sglang-serve.jsonl");
 	sp_bench_cmds_free(&c);
 
+	/* the guide's offline run gives no lengths */
 	o = guide;
 	o.tool = SP_LLM_SGLANG;
 	o.mode = "offline";
@@ -387,8 +388,8 @@ START_TEST(test_sglang)
 	cmd_is(&c, 0, SP_BENCH_ROLE_STEP, "sglang-bench-offline-throughput",
 	       DOCKER(ULIMITS, "nvcr.io/nvidia/sglang:25.12-py3")
 	       "python3 -m sglang.bench_offline_throughput --model-path openai/gpt-oss-20b "
-	       "--dataset-name random --num-prompts 1 --random-input-len 128 "
-	       "--random-output-len 128 --result-filename /sparkperf-out/sglang-offline.jsonl");
+	       "--dataset-name random --num-prompts 1 "
+	       "--result-filename /sparkperf-out/sglang-offline.jsonl");
 	ck_assert_str_eq(c.v[0].json_name, "sglang-offline.jsonl");
 	sp_bench_cmds_free(&c);
 }

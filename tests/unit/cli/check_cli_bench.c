@@ -466,6 +466,34 @@ START_TEST(test_trtllm_dry_run_files)
 }
 END_TEST
 
+/* sglang offline: the guide's words; the lengths only when asked. */
+START_TEST(test_sglang_offline_guide)
+{
+	struct result r;
+
+	run(&r, "ok", "bench", "sglang", "model", "m", "mode", "offline", "image", "none",
+	    "out", "/nonexistent/s", "dry-run", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.out, "# sglang-bench-offline-throughput\n"
+			 "python3 -m sglang.bench_offline_throughput --model-path m "
+			 "--dataset-name random --num-prompts 1 "
+			 "--result-filename /nonexistent/s/sglang-offline.jsonl\n");
+	result_free(&r);
+
+	run(&r, "ok", "bench", "sglang", "model", "m", "mode", "offline", "image", "none",
+	    "osl", "64", "dry-run", NULL);
+	ck_assert_msg(strstr(r.out, " --num-prompts 1 --random-output-len 64 --result-filename "),
+		      "%s", r.out);
+	result_free(&r);
+
+	/* serving keeps the guide's lengths */
+	run(&r, "ok", "bench", "sglang", "model", "m", "image", "none", "dry-run", NULL);
+	ck_assert_msg(strstr(r.out, " --random-input-len 128 --random-output-len 128 "), "%s",
+		      r.out);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *cli_bench_suite(void)
 {
 	Suite *s = suite_create("cli_bench");
@@ -493,6 +521,7 @@ static Suite *cli_bench_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_trtllm_dry_run_files);
+	tcase_add_test(tc, test_sglang_offline_guide);
 	suite_add_tcase(s, tc);
 	return s;
 }
