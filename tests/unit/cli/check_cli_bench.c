@@ -500,7 +500,7 @@ static Suite *cli_bench_suite(void)
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
-	tcase_set_timeout(tc, 120);	/* valgrind */
+	tcase_set_timeout(tc, 300);	/* 64 MiB read twice, under valgrind too */
 	tcase_add_test(tc, test_parse_out_of_range);
 	tcase_add_test(tc, test_parse_perftest_sweep);
 	tcase_add_test(tc, test_parse_perftest_unit);
