@@ -284,10 +284,11 @@ static int cpu_missing(char (*sets)[SP_BENCH_CPUSET_LEN], size_t n)
 	for (i = 0; i < n; i++) {
 		if (sp_parse_cpulist(sets[i], &want))
 			return SP_CPUS_MAX;
-		for (cpu = 0; cpu < SP_CPUS_MAX; cpu++)
+		for (cpu = 0; cpu < SP_CPUS_MAX; cpu++) {
 			if ((want.bits[cpu / 64] >> (cpu % 64) & 1) &&
 			    (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)))
 				return (int)cpu;
+		}
 	}
 	return -1;
 }
@@ -415,10 +416,11 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 	rc = parse_kv("nccl", argc, argv, kv, ARRAY_SIZE(kv));
 	if (!rc && hosts)
 		rc = parse_words("host list", hosts, &hl, BENCH_HOSTS_MAX);
-	for (i = 0; !rc && i < hl.n; i++)
+	for (i = 0; !rc && i < hl.n; i++) {
 		if (sp_nccl_host_slots(hl.items[i], &slots) < 0)
 			rc = sp_usage_error("bench", "bench nccl: invalid host '%s' (HOST or "
 					    "HOST:SLOTS, SLOTS 1..4096)", hl.items[i]);
+	}
 	if (!rc && test && sp_nccl_test_parse(test, &o.test))
 		rc = sp_usage_error("bench", "bench nccl: invalid test '%s' (sendrecv, all_reduce, "
 				    "all_gather)", test);

@@ -176,16 +176,16 @@ int sp_bench_tok_int(const char *key, const char *tok, int64_t min, int64_t max,
 	return checked_int(key, v, tok, min, max, out, bad);
 }
 
-/* The JSON number at key, and how it was written. */
-static json_object *jnumber(json_object *obj, const char *key, double *v, const char **text)
+/* The JSON number at key, and how it was written; false without one. */
+static bool jnumber(json_object *obj, const char *key, double *v, const char **text)
 {
 	json_object *j = sp_bench_jget(obj, key);
 
 	if (!j || !(json_object_is_type(j, json_type_double) || json_object_is_type(j, json_type_int)))
-		return NULL;
+		return false;
 	*v = json_object_get_double(j);
 	*text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
-	return j;
+	return true;
 }
 
 int sp_bench_jint(json_object *obj, const char *key, int64_t min, int64_t max, int64_t *out,

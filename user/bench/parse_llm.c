@@ -140,12 +140,14 @@ static int take_metrics(struct sp_llm *l, json_object *obj, const struct metric_
 	for (i = 0; !ret && i < n; i++) {
 		switch (map[i].role) {
 		case M_COMPLETED:
-			if (!(l->has_completed = llm_count(l, obj, map[i].key, &l->completed)))
+			l->has_completed = llm_count(l, obj, map[i].key, &l->completed);
+			if (!l->has_completed)
 				continue;
 			v = (double)l->completed;
 			break;
 		case M_FAILED:
-			if (!(l->has_failed = llm_count(l, obj, map[i].key, &l->failed)))
+			l->has_failed = llm_count(l, obj, map[i].key, &l->failed);
+			if (!l->has_failed)
 				continue;
 			v = (double)l->failed;
 			break;
