@@ -56,27 +56,30 @@ void sp_bench_join(char *buf, const char *dir, const char *name)
 
 char *sp_bench_read_stream(FILE *f)
 {
-	char *buf = NULL;
-	size_t len = 0, got;
+	size_t len = 0, size = 0, got;
+	char *buf = NULL, *p;
 	int e = 0;
 
 	errno = 0;
 	for (;;) {
-		char *p = len > SP_BENCH_FILE_MAX ? NULL : realloc(buf, len + 65536 + 1);
-
-		if (!p) {
-			e = len > SP_BENCH_FILE_MAX ? EFBIG : ENOMEM;
+		if (len > SP_BENCH_FILE_MAX) {
+			e = EFBIG;
 			break;
 		}
-		buf = p;
-		got = fread(buf + len, 1, 65536, f);
+		/* doubled: a large input is not copied again at every 64 KiB */
+		if (len + 1 >= size) {
+			size = size ? size * 2 : 65536;
+			p = realloc(buf, size);
+			if (!p) {
+				e = ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		got = fread(buf + len, 1, size - len - 1, f);
 		len += got;
-		if (got < 65536) {
-			buf[len] = '\0';
-			if (len > SP_BENCH_FILE_MAX)
-				e = EFBIG;
+		if (!got)
 			break;
-		}
 	}
 	if (!e && ferror(f))
 		e = errno ? errno : EIO;
@@ -85,6 +88,7 @@ char *sp_bench_read_stream(FILE *f)
 		errno = e;
 		return NULL;
 	}
+	buf[len] = '\0';
 	return buf;
 }
 
