@@ -6,7 +6,7 @@
  * nl.c (netlink), print.c (stdout) and parse.c (pure parsers).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,67 +85,107 @@ static int do_version(void)
 	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
 }
 
+/* iproute2's matches(): arg is a non-empty prefix of word */
+static bool matches(const char *arg, const char *word)
+{
+	return *arg && !strncmp(arg, word, strlen(arg));
+}
+
+struct options {
+	struct sp_ctx ctx;
+	bool version, help;
+};
+
+static void set_option(struct options *o, int c)
+{
+	switch (c) {
+	case 'j':
+		o->ctx.json = true;
+		break;
+	case 'p':
+		o->ctx.pretty = true;
+		o->ctx.json = true;
+		break;
+	case 'V':
+		o->version = true;
+		break;
+	case 'h':
+		o->help = true;
+		break;
+	case 't':
+		o->ctx.trace = true;
+		break;
+	}
+}
+
+/*
+ * A global option, iproute2 style: "-" or "--" and any prefix of its word
+ * ("-j", "-json", "--pretty", "-Ver"); its letter, 0 when arg is none.
+ */
+static int global_option(const char *arg)
+{
+	static const struct {
+		const char *word;
+		int c;
+	} words[] = {
+		{ "json", 'j' }, { "pretty", 'p' }, { "Version", 'V' }, { "version", 'V' },
+		{ "help", 'h' }, { "trace", 't' },
+	};
+	const char *w = arg + 1 + (arg[1] == '-');
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (matches(w, words[i].word))
+			return words[i].c;
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	static const struct option long_opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "trace", no_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct sp_ctx ctx = { 0 };
-	bool version = false, help = false;
-	const char *object;
+	struct options o = { 0 };
+	const struct sp_ctx *ctx = &o.ctx;
+	const char *object, *p;
+	int pos = 1;
 	size_t i;
-	int c;
 
-	opterr = 0;
-	/* "+": options end at OBJECT, whose arguments are its own */
-	while ((c = getopt_long(argc, argv, "+jpVh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			ctx.json = true;
+	/* options end at OBJECT, whose arguments are its own, or after "--" */
+	for (; pos < argc && argv[pos][0] == '-' && argv[pos][1]; pos++) {
+		const char *arg = argv[pos];
+		int c = global_option(arg);
+
+		if (!strcmp(arg, "--")) {
+			pos++;
 			break;
-		case 'p':
-			ctx.pretty = true;
-			ctx.json = true;
-			break;
-		case 'V':
-			version = true;
-			break;
-		case 'h':
-			help = true;
-			break;
-		case 't':
-			ctx.trace = true;
-			break;
-		default:
-			if (optopt)
-				return sp_usage_error(NULL, "Invalid option '-%c'", optopt);
-			return sp_usage_error(NULL, "Invalid option '%s'", argv[optind - 1]);
 		}
+		if (c) {
+			set_option(&o, c);
+			continue;
+		}
+		/* getopt's bundled letters ("-jp"), which earlier versions took */
+		if (arg[1] == '-' || arg[1 + strspn(arg + 1, "jpVh")])
+			return sp_usage_error(NULL, "Invalid option '%s'", arg);
+		for (p = arg + 1; *p; p++)
+			set_option(&o, *p);
 	}
-	sp_print_init(NULL, ctx.json, ctx.pretty);
+	sp_print_init(NULL, ctx->json, ctx->pretty);
 
-	if (help) {
+	if (o.help) {
 		sp_print_text("%s", usage());
 		return SP_EXIT_OK;
 	}
-	if (version)
+	if (o.version)
 		return do_version();
-	if (optind >= argc)
+	if (pos >= argc)
 		return sp_usage_error(NULL, "Missing OBJECT");
 
-	object = argv[optind];
+	object = argv[pos];
 	if (sp_is_help(object)) {
 		sp_print_text("%s", usage());
 		return SP_EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(object, objects[i].name))
-			return objects[i].fn(&ctx, argc - optind - 1, argv + optind + 1);
+			return objects[i].fn(ctx, argc - pos - 1, argv + pos + 1);
 	return sp_usage_error(NULL, "Unknown object '%s'", object);
 }
 

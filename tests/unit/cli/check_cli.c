@@ -1680,6 +1680,20 @@ static const struct invocation {
 	  .err_line = " (see 'sparkperf-ctl bench help')\n" },
 	{ "ok", { "bench", "parse", "nccl", "/nonexistent" }, 1,
 	  .err = "Error: cannot read /nonexistent: No such file or directory.\n" },
+	/* global options, iproute2 style: any prefix of the word after "-" or "--" */
+	{ "ok", { "-json", "server" }, 0, .err = "",
+	  .out_starts = "[{\"id\":1,\"addr\":null,\"port\":18520," },
+	{ "ok", { "-js", "-pre", "server" }, 0, .err = "", .out_starts = "[\n  {\n    \"id\": 1," },
+	{ "ok", { "--pretty", "server" }, 0, .err = "", .out_starts = "[\n  {\n    \"id\": 1," },
+	{ "ok", { "-Vers" }, 0, .err = "", .out_starts = "sparkperf-ctl " },
+	{ "ok", { "-j", "-Version" }, 0, .err = "", .out_starts = "{\"version\":" },
+	{ "ok", { "-he" }, 0, .err = "", .out_starts = "Usage: sparkperf-ctl [ OPTIONS ] OBJECT " },
+	{ "ok", { "-jp", "server" }, 0, .err = "", .out_starts = "[\n  {\n    \"id\": 1," },
+	{ "ok", { "-jsonx", "server" }, 2, .out = "", .log = "",
+	  .err = "Invalid option '-jsonx' (see 'sparkperf-ctl help')\n" },
+	{ "ok", { "--jp", "server" }, 2, .out = "", .log = "",
+	  .err = "Invalid option '--jp' (see 'sparkperf-ctl help')\n" },
+
 	/* help, however asked for: the whole usage on stdout */
 #define BENCH_HELP .err = "", \
 	.out_starts = "Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer ", \
