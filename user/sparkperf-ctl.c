@@ -169,6 +169,9 @@ static int run(int argc, char **argv)
 	}
 	sp_print_init(NULL, ctx->json, ctx->pretty);
 
+	/* -V, -h and help take nothing after them */
+	if ((o.help || o.version) && pos < argc)
+		return sp_usage_error(NULL, "Unexpected argument '%s'", argv[pos]);
 	if (o.help) {
 		sp_print_text("%s", usage());
 		return SP_EXIT_OK;
@@ -180,6 +183,8 @@ static int run(int argc, char **argv)
 
 	object = argv[pos];
 	if (sp_is_help(object)) {
+		if (pos + 1 < argc)
+			return sp_usage_error(NULL, "Unexpected argument '%s'", argv[pos + 1]);
 		sp_print_text("%s", usage());
 		return SP_EXIT_OK;
 	}

@@ -1694,6 +1694,15 @@ static const struct invocation {
 	{ "ok", { "--jp", "server" }, 2, .out = "", .log = "",
 	  .err = "Invalid option '--jp' (see 'sparkperf-ctl help')\n" },
 
+	/* -V, -h and help take nothing after them */
+	{ "ok", { "help", "bogus" }, 2, .out = "", .log = "",
+	  .err = "Unexpected argument 'bogus' (see 'sparkperf-ctl help')\n" },
+	{ "ok", { "-V", "extra" }, 2, .out = "", .log = "",
+	  .err = "Unexpected argument 'extra' (see 'sparkperf-ctl help')\n" },
+	{ "ok", { "-h", "dev" }, 2, .out = "", .log = "",
+	  .err = "Unexpected argument 'dev' (see 'sparkperf-ctl help')\n" },
+	{ "ok", { "help" }, 0, .err = "", .out_starts = "Usage: sparkperf-ctl [ OPTIONS ] OBJECT " },
+
 	/* help, however asked for: the whole usage on stdout */
 #define BENCH_HELP .err = "", \
 	.out_starts = "Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer ", \
