@@ -338,6 +338,17 @@ int sp_parse_list(const char *s, struct sp_list *out)
 	return 0;
 }
 
+const char *sp_list_repeated(const struct sp_list *list)
+{
+	size_t i, k;
+
+	for (i = 1; i < list->n; i++)
+		for (k = 0; k < i; k++)
+			if (!strcmp(list->items[i], list->items[k]))
+				return list->items[i];
+	return NULL;
+}
+
 void sp_list_free(struct sp_list *list)
 {
 	if (!list)
@@ -521,10 +532,16 @@ int sp_parse_kv(int argc, char **argv, struct sp_kv *kv, size_t n_kv,
 			return -ENOMEM;
 		}
 		if (ret) {
-			snprintf(err, err_len, "Invalid %s: '%s'", what, argv[i + 1]);
+			snprintf(err, err_len, "Invalid %s: '%s'%s", what, argv[i + 1],
+				 e->type == SP_KV_LIST ? " (an empty item)" : "");
 			return -EINVAL;
 		}
 		e->seen = true;
+		if (e->type == SP_KV_LIST && sp_list_repeated(e->dst)) {
+			snprintf(err, err_len, "Invalid %s: '%s' ('%s' given twice)", what,
+				 argv[i + 1], sp_list_repeated(e->dst));
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

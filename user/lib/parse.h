@@ -63,6 +63,14 @@ struct sp_list {
 int sp_parse_list(const char *s, struct sp_list *out);
 void sp_list_free(struct sp_list *list);
 
+/*
+ * The first item an earlier one repeats, NULL when each is there once: for
+ * the lists that are sets (devices to read, switch ports to change), where a
+ * repeat does the work twice; lists matched item by item to another may
+ * repeat.
+ */
+const char *sp_list_repeated(const struct sp_list *list);
+
 /* RDMA device names: 1 .. SPARKPERF_DEV_NAME_MAX - 1 bytes, no '/' or blanks. */
 bool sp_dev_name_valid(const char *s);
 
@@ -93,7 +101,7 @@ enum sp_kv_type {
 	SP_KV_DURATION,	/* dst: uint64_t *, ns */
 	SP_KV_DURATION_MS, /* dst: uint32_t *, whole ms; min, max in ms */
 	SP_KV_STRING,	/* dst: const char ** (points into argv) */
-	SP_KV_LIST,	/* dst: struct sp_list *, free with sp_list_free */
+	SP_KV_LIST,	/* dst: struct sp_list *, free with sp_list_free; each item once */
 	SP_KV_FLAG,	/* dst: bool *; a keyword alone, without a value */
 };
 

@@ -20,7 +20,7 @@ int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
 {
 	struct sp_list list;
 	int ret = SP_EXIT_OK;
-	size_t i;
+	size_t i, k;
 
 	if (sp_parse_list(s, &list))
 		return sp_usage_error(object, "Invalid peer address list: '%s' (ADDR[,ADDR...])",
@@ -28,10 +28,18 @@ int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
 	if (list.n > max)
 		ret = sp_usage_error(object, "Too many peer addresses: %zu (at most %zu)", list.n,
 				     max);
-	for (i = 0; i < list.n && !ret; i++)
-		if (sp_parse_addr(list.items[i], &peers[i]))
+	for (i = 0; i < list.n && !ret; i++) {
+		if (sp_parse_addr(list.items[i], &peers[i])) {
 			ret = sp_usage_error(object, "Invalid peer address: '%s' (an IPv4 or IPv6 "
 					     "address)", list.items[i]);
+			break;
+		}
+		/* as addresses: "fd00::1" and "fd00:0::1" are one peer */
+		for (k = 0; k < i && !ret; k++)
+			if (!memcmp(&peers[k], &peers[i], sizeof(peers[i])))
+				ret = sp_usage_error(object, "Invalid peer address list: '%s' "
+						     "('%s' given twice)", s, list.items[i]);
+	}
 	*n = list.n;
 	sp_list_free(&list);
 	return ret;

@@ -162,39 +162,44 @@ static bool known_dev(const struct sp_dev_list *devs, const char *name)
 	return false;
 }
 
+int sp_port_names_parse(const char *object, const char *list, struct sp_list *names)
+{
+	size_t i;
+
+	if (sp_parse_list(list, names))
+		return sp_usage_error(object, "Invalid device list: '%s' (DEV[,DEV...])", list);
+	if (sp_list_repeated(names))
+		return sp_usage_error(object, "Invalid device list: '%s' ('%s' given twice)", list,
+				      sp_list_repeated(names));
+	for (i = 0; i < names->n; i++)
+		if (!sp_dev_name_valid(names->items[i]))
+			return sp_usage_error(object, "Invalid device name: '%s'", names->items[i]);
+	return SP_EXIT_OK;
+}
+
 int sp_port_pairs_resolve(struct sp_nl *nl, const char *object, const char *cmd,
-			  const char *list, struct sp_port_pair *pairs, size_t max, size_t *n)
+			  const struct sp_list *names, struct sp_port_pair *pairs, size_t max,
+			  size_t *n)
 {
 	struct sp_dev_list devs;
-	struct sp_list names;
 	int rc = SP_EXIT_OK, ret;
 	size_t i;
 
 	*n = 0;
-	if (sp_parse_list(list, &names))
-		return sp_usage_error(object, "Invalid device list: '%s' (DEV[,DEV...])", list);
-	for (i = 0; i < names.n; i++)
-		if (!sp_dev_name_valid(names.items[i])) {
-			rc = sp_usage_error(object, "Invalid device name: '%s'", names.items[i]);
-			sp_list_free(&names);
-			return rc;
-		}
 	ret = sp_nl_dev_get(nl, NULL, &devs);
 	if (ret) {
 		sp_report_nl_error(stderr, object, cmd, ret, &nl->err);
-		sp_list_free(&names);
 		return SP_EXIT_ERROR;
 	}
-	for (i = 0; i < names.n && !rc; i++) {
-		if (!known_dev(&devs, names.items[i]) && !if_nametoindex(names.items[i])) {
-			sp_err(stderr, "no RDMA device or netdev named '%s'", names.items[i]);
+	for (i = 0; i < names->n && !rc; i++) {
+		if (!known_dev(&devs, names->items[i]) && !if_nametoindex(names->items[i])) {
+			sp_err(stderr, "no RDMA device or netdev named '%s'", names->items[i]);
 			rc = SP_EXIT_ERROR;
-		} else if (sp_port_pairs_add(&devs, names.items[i], pairs, max, n)) {
+		} else if (sp_port_pairs_add(&devs, names->items[i], pairs, max, n)) {
 			rc = sp_usage_error(object, "Too many ports: at most %zu", max);
 		}
 	}
 	sp_dev_list_free(&devs);
-	sp_list_free(&names);
 	return rc;
 }
 

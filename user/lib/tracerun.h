@@ -66,12 +66,20 @@ long sp_glob_unmatched(const struct sp_stream *streams, size_t n, const char *co
 bool sp_glob_valid(const char *glob);
 
 /*
- * A DEV_GET dump and the pairs of the comma-separated list; usage errors
- * (bad names, too many) and kernel errors reported (object, cmd). An exit
- * status.
+ * "dev DEV[,DEV...]" into names, before anything is asked of the kernel:
+ * a usage error for a bad name, an empty item or one given twice. An exit
+ * status; free names with sp_list_free() either way.
+ */
+struct sp_list;
+int sp_port_names_parse(const char *object, const char *list, struct sp_list *names);
+
+/*
+ * A DEV_GET dump and the pairs of the names; usage errors (too many) and
+ * kernel errors reported (object, cmd). An exit status.
  */
 int sp_port_pairs_resolve(struct sp_nl *nl, const char *object, const char *cmd,
-			  const char *list, struct sp_port_pair *pairs, size_t max, size_t *n);
+			  const struct sp_list *names, struct sp_port_pair *pairs, size_t max,
+			  size_t *n);
 
 /* A trace being followed. */
 struct sp_tracerun {

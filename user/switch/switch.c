@@ -88,7 +88,8 @@ static int parse_options(unsigned int cmd, const char *cmd_name, int argc, char 
 		unsigned int cmds;
 	} keys[] = {
 		{ { .key = "host", .type = SP_KV_STRING, .dst = &o->host }, CMD_ALL },
-		{ { .key = "ports", .type = SP_KV_LIST, .dst = &o->ports }, CMD_ALL },
+		{ { .key = "ports", .what = "port list", .type = SP_KV_LIST, .dst = &o->ports },
+		  CMD_ALL },
 		{ { .key = "user", .type = SP_KV_STRING, .dst = &o->user }, CMD_ALL },
 		{ { .key = "password-file", .what = "password file", .type = SP_KV_STRING,
 		    .dst = &o->password_file }, CMD_ALL },

@@ -116,7 +116,7 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX];
 	struct sp_trace_target targets[2 * SPARKPERF_TRACE_TARGETS_MAX];
 	const char *globs[SPARKPERF_TRACE_GLOBS_MAX];
-	struct sp_list glob_list = { 0 };
+	struct sp_list glob_list = { 0 }, devs = { 0 };
 	struct sp_stream_list all = { 0 };
 	const char *dev = NULL;
 	bool nonzero = false;
@@ -144,17 +144,17 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 		return sp_usage_error("counters", "Missing 'dev DEV[,DEV...]'");
 	}
 	rc = sp_globs_take("counters", &glob_list, globs);
-	if (rc) {
-		sp_list_free(&glob_list);
-		return rc;
-	}
+	if (!rc)
+		rc = sp_port_names_parse("counters", dev, &devs);
+	if (rc)
+		goto out;
 
 	ret = sp_nl_open(&nl);
 	if (ret) {
-		sp_list_free(&glob_list);
-		return sp_report_open_error("counters", "show", ret, &nl.err);
+		rc = sp_report_open_error("counters", "show", ret, &nl.err);
+		goto out;
 	}
-	rc = sp_port_pairs_resolve(&nl, "counters", "show", dev, pairs, ARRAY_SIZE(pairs),
+	rc = sp_port_pairs_resolve(&nl, "counters", "show", &devs, pairs, ARRAY_SIZE(pairs),
 				   &n_pairs);
 	if (!rc && sp_port_pairs_targets(pairs, n_pairs, targets, ARRAY_SIZE(targets),
 					 &n_targets))
@@ -200,6 +200,8 @@ static int counters_show(const struct sp_ctx *ctx, int argc, char **argv)
 		}
 	}
 	sp_stream_list_free(&all);
+out:
+	sp_list_free(&devs);
 	sp_list_free(&glob_list);
 	return rc;
 }

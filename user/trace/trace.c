@@ -156,6 +156,7 @@ struct record_args {
 	struct sp_port_pair pairs[SPARKPERF_TRACE_TARGETS_MAX];
 	size_t n_pairs;
 	const char *dev;
+	struct sp_list devs;
 	struct sp_list globs;		/* the user's */
 	const char *output;
 	bool json_output;
@@ -235,6 +236,9 @@ static int parse_record_args(int argc, char **argv, struct record_args *a)
 		return sp_usage_error("trace", "%s", err);
 	if (!a->dev)
 		return sp_usage_error("trace", "Missing 'dev DEV[,DEV...]'");
+	ret = sp_port_names_parse("trace", a->dev, &a->devs);
+	if (ret)
+		return ret;
 	ret = sp_globs_take("trace", &a->globs, c->globs);
 	if (ret)
 		return ret;
@@ -402,7 +406,7 @@ static int trace_record(const struct sp_ctx *ctx, int argc, char **argv)
 	rc = sp_run_start(&r, "trace");
 	if (rc)
 		goto out_args;
-	rc = sp_port_pairs_resolve(&r.ctl, "trace", "record", a->dev, a->pairs,
+	rc = sp_port_pairs_resolve(&r.ctl, "trace", "record", &a->devs, a->pairs,
 				   ARRAY_SIZE(a->pairs), &a->n_pairs);
 	if (!rc && sp_port_pairs_targets(a->pairs, a->n_pairs, a->cfg.targets,
 					 SPARKPERF_TRACE_TARGETS_MAX, &a->cfg.n_targets))
@@ -446,6 +450,7 @@ out_args:
 		if (created && !started)
 			unlink(a->output);
 	}
+	sp_list_free(&a->devs);
 	sp_list_free(&a->globs);
 	free(a);
 	return rc;

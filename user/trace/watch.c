@@ -355,6 +355,7 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 		  .max = SPARKPERF_TRACE_DURATION_MS_MAX, .dst = &cfg.duration_ms },
 		{ .key = "scale", .type = SP_KV_STRING, .dst = &scale },
 	};
+	struct sp_list devs = { 0 };
 	struct watch w = { 0 };
 	uint32_t period_us = WATCH_PERIOD_US_DEFAULT;
 	size_t n_pairs = 0, i, k;
@@ -383,11 +384,14 @@ static int watch_run(const struct sp_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(watch_globs); i++)
 		cfg.globs[i] = watch_globs[i];
 	cfg.n_globs = ARRAY_SIZE(watch_globs);
+	rc = sp_port_names_parse("watch", dev, &devs);
+	if (rc)
+		goto out_args;
 
 	rc = sp_run_start(&r, "watch");
 	if (rc)
-		return rc;
-	rc = sp_port_pairs_resolve(&r.ctl, "watch", "run", dev, pairs, ARRAY_SIZE(pairs),
+		goto out_args;
+	rc = sp_port_pairs_resolve(&r.ctl, "watch", "run", &devs, pairs, ARRAY_SIZE(pairs),
 				   &n_pairs);
 	if (rc)
 		goto out_run;
@@ -489,6 +493,8 @@ out_run:
 	free(w.netdevs);
 	free(w.rdmas);
 	sp_run_end(&r);
+out_args:
+	sp_list_free(&devs);
 	return rc;
 }
 

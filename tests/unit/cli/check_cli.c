@@ -1680,6 +1680,35 @@ static const struct invocation {
 	  .err_line = " (see 'sparkperf-ctl bench help')\n" },
 	{ "ok", { "bench", "parse", "nccl", "/nonexistent" }, 1,
 	  .err = "Error: cannot read /nonexistent: No such file or directory.\n" },
+	/* lists: an empty item, or an item of a set twice, refused before anything is asked */
+	{ "nomodule", { "counters", "dev", "lo," }, 2, .out = "", .log = "",
+	  .err = "Invalid device list: 'lo,' (DEV[,DEV...]) (see 'sparkperf-ctl counters help')\n" },
+	{ "ok", { "counters", "dev", "eth0,eth0" }, 2, .out = "", .log = "",
+	  .err = "Invalid device list: 'eth0,eth0' ('eth0' given twice) "
+		 "(see 'sparkperf-ctl counters help')\n" },
+	{ "ok", { "counters", "dev", "eth0", "counters", "tx*,rx*,tx*" }, 2, .out = "", .log = "",
+	  .err = "Invalid counter glob list: 'tx*,rx*,tx*' ('tx*' given twice) "
+		 "(see 'sparkperf-ctl counters help')\n" },
+	{ "ok", { "watch", "dev", "eth0,rxe0,eth0", "duration", "1" }, 2, .out = "", .log = "",
+	  .err = "Invalid device list: 'eth0,rxe0,eth0' ('eth0' given twice) "
+		 "(see 'sparkperf-ctl watch help')\n" },
+	{ "nomodule", { "trace", "record", "dev", ",eth0" }, 2, .out = "", .log = "",
+	  .err = "Invalid device list: ',eth0' (DEV[,DEV...]) (see 'sparkperf-ctl trace help')\n" },
+	{ "ok", { "bw", "run", "peer", "fd00::12,fd00:0::12" }, 2, .out = "", .log = "",
+	  .err = BW_USAGE("Invalid peer address list: 'fd00::12,fd00:0::12' ('fd00:0::12' given "
+			  "twice)") },
+	{ "ok", { "tune", "show", "dev", "lo,lo" }, 2, .out = "",
+	  .err = "Invalid netdev list: 'lo,lo' ('lo' given twice) (see 'sparkperf-ctl tune help')\n" },
+	{ "ok", { "tune", "show", "dev", "lo," }, 2, .out = "",
+	  .err = "Invalid netdev list: 'lo,' (an empty item) (see 'sparkperf-ctl tune help')\n" },
+	{ "ok", { "switch", "plan", "host", "127.0.0.1", "ports", "ether1,ether2,ether1", "mtu",
+		  "9000" }, 2, .out = "",
+	  .err = "Invalid port list: 'ether1,ether2,ether1' ('ether1' given twice) "
+		 "(see 'sparkperf-ctl switch help')\n" },
+	/* lists matched item by item to another may repeat: two peers over one device */
+	{ "ok", { "bw", "run", "peer", "192.168.200.12,192.168.200.13", "dev", "rxe0,rxe0" }, 0,
+	  .log_has = "BW_RUN peer=4 " },
+
 	/* global options, iproute2 style: any prefix of the word after "-" or "--" */
 	{ "ok", { "-json", "server" }, 0, .err = "",
 	  .out_starts = "[{\"id\":1,\"addr\":null,\"port\":18520," },

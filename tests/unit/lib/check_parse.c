@@ -168,6 +168,14 @@ START_TEST(test_list)
 	ck_assert_int_eq(sp_parse_list("a,,b", &l), -EINVAL);
 	ck_assert_ptr_null(l.items);
 	sp_list_free(&l);
+
+	/* a list may repeat; the sets among them ask */
+	ck_assert_int_eq(sp_parse_list("a,b,a", &l), 0);
+	ck_assert_str_eq(sp_list_repeated(&l), "a");
+	sp_list_free(&l);
+	ck_assert_int_eq(sp_parse_list("a,ab,b", &l), 0);
+	ck_assert_ptr_null(sp_list_repeated(&l));
+	sp_list_free(&l);
 }
 END_TEST
 
@@ -294,7 +302,12 @@ START_TEST(test_kv_errors)
 
 	kv_init(&f);
 	ck_assert_int_eq(kv_run(&f, err, sizeof(err), 2, "peers", "a,,b"), -EINVAL);
-	ck_assert_str_eq(err, "Invalid peer list: 'a,,b'");
+	ck_assert_str_eq(err, "Invalid peer list: 'a,,b' (an empty item)");
+
+	kv_init(&f);
+	ck_assert_int_eq(kv_run(&f, err, sizeof(err), 2, "peers", "a,b,c,b"), -EINVAL);
+	ck_assert_str_eq(err, "Invalid peer list: 'a,b,c,b' ('b' given twice)");
+	sp_list_free(&f.peers);
 
 	kv_init(&f);
 	ck_assert_int_eq(kv_run(&f, err, sizeof(err), 2, "peer", ""), -EINVAL);
