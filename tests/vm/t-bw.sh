@@ -119,7 +119,7 @@ text_table() {
 }
 
 memory_cap() {
-	sp_one_error 1 '' sparkperf-ctl bw run peer "$addr" size 8M qps 64 iters 1 &&
+	sp_one_error 2 'above 512MiB' sparkperf-ctl bw run peer "$addr" size 8M qps 64 iters 1 &&
 		no_session
 }
 

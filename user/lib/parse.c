@@ -255,6 +255,28 @@ int sp_parse_addr(const char *s, struct sp_addr *out)
 	return 0;
 }
 
+const char *sp_addr_not_unicast(const struct sp_addr *a)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t zero[16];
+	const uint8_t *v4 = a->len == 4 ? a->raw : NULL;
+
+	if (a->len == 16 && !memcmp(a->raw, v4mapped, sizeof(v4mapped)))
+		v4 = a->raw + 12;
+	if (v4) {
+		if (v4[0] == 0)
+			return "unspecified";
+		if (v4[0] >= 224 && v4[0] < 240)
+			return "multicast";
+		if (v4[0] == 255 && v4[1] == 255 && v4[2] == 255 && v4[3] == 255)
+			return "broadcast";
+		return NULL;
+	}
+	if (!memcmp(a->raw, zero, sizeof(zero)))
+		return "unspecified";
+	return a->raw[0] == 0xff ? "multicast" : NULL;
+}
+
 char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len)
 {
 	int af = a->len == 4 ? AF_INET : a->len == 16 ? AF_INET6 : 0;

@@ -83,6 +83,13 @@ struct sp_addr;
 int sp_parse_addr(const char *s, struct sp_addr *out);
 
 /*
+ * Why a is no host to connect to, NULL when it is one: "unspecified"
+ * (0.0.0.0/8, ::), "multicast" (224.0.0.0/4, ff00::/8), "broadcast"
+ * (255.255.255.255), IPv4-mapped ones too.
+ */
+const char *sp_addr_not_unicast(const struct sp_addr *a);
+
+/*
  * Names of an enum's values: names[v] is v's name, NULL where v has none.
  * sp_enum_str() gives fallback for a value without a name; sp_enum_parse()
  * gives a name's value, -EINVAL for a name not in the table (or NULL).

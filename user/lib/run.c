@@ -29,9 +29,17 @@ int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,
 		ret = sp_usage_error(object, "Too many peer addresses: %zu (at most %zu)", list.n,
 				     max);
 	for (i = 0; i < list.n && !ret; i++) {
+		const char *why;
+
 		if (sp_parse_addr(list.items[i], &peers[i])) {
 			ret = sp_usage_error(object, "Invalid peer address: '%s' (an IPv4 or IPv6 "
 					     "address)", list.items[i]);
+			break;
+		}
+		why = sp_addr_not_unicast(&peers[i]);
+		if (why) {
+			ret = sp_usage_error(object, "Invalid peer address: '%s' (%s: a peer is "
+					     "one host)", list.items[i], why);
 			break;
 		}
 		/* as addresses: "fd00::1" and "fd00:0::1" are one peer */

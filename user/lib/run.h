@@ -22,7 +22,7 @@
 /* ---- arguments: usage errors on stderr, SP_EXIT_USAGE ------------------- */
 
 /*
- * "peer ADDR[,ADDR...]": at most max numeric addresses, each once, into
+ * "peer ADDR[,ADDR...]": at most max numeric unicast addresses, each once, into
  * peers[], their count in *n. object names the help in the error.
  */
 int sp_run_parse_peers(const char *object, const char *s, struct sp_addr *peers,

@@ -149,6 +149,27 @@ enum {
 	K_DURATION, K_BIDIR, K_VALIDATE, K_INTERVAL, K_TRACE, K_N
 };
 
+/* The limits of the contract between keywords, which the module would refuse. */
+static int check_limits(const struct run_args *a)
+{
+	const struct sp_bw_config *c = &a->cfg;
+	uint32_t depth = c->has_depth ? c->depth : SPARKPERF_BW_DEPTH_DEFAULT;
+	uint64_t size = a->n_sizes ? a->sizes[a->n_sizes - 1] : SPARKPERF_BW_SIZE_DEFAULT;
+	uint64_t qps = c->has_qps ? c->qps : 1;
+	char s[SP_SIZE_STRLEN], m[SP_SIZE_STRLEN], lim[SP_SIZE_STRLEN];
+
+	if (c->has_signal && c->signal > depth)
+		return sp_usage_error("bw", "Invalid signal interval: '%u' (1..depth, %u)", c->signal,
+				      depth);
+	/* two buffers of size bytes per QP */
+	if (2 * qps * size > SPARKPERF_BW_MEM_MAX)
+		return sp_usage_error("bw", "size %s and qps %" PRIu64 " need %s of buffers "
+				      "(2 x qps x size), above %s", sp_fmt_size(size, s, sizeof(s)),
+				      qps, sp_fmt_size(2 * qps * size, m, sizeof(m)),
+				      sp_fmt_size(SPARKPERF_BW_MEM_MAX, lim, sizeof(lim)));
+	return SP_EXIT_OK;
+}
+
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
 	const char *peer = NULL, *dev = NULL, *op = NULL, *size = NULL, *trace = NULL;
@@ -214,6 +235,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	if (c->has_iters && c->has_duration)
 		return sp_usage_error("bw", "'iters' and 'duration' cannot be used together");
 	c->has_interval = kv[K_INTERVAL].seen;
+	ret = check_limits(a);
+	if (ret)
+		return ret;
 	if (trace && sp_parse_on_off(trace, &a->trace))
 		return sp_usage_error("bw", "Invalid trace: '%s' (on or off)", trace);
 	return SP_EXIT_OK;

@@ -1709,6 +1709,38 @@ static const struct invocation {
 	{ "ok", { "bw", "run", "peer", "192.168.200.12,192.168.200.13", "dev", "rxe0,rxe0" }, 0,
 	  .log_has = "BW_RUN peer=4 " },
 
+	/* limits of the contract, checked before anything is asked of the kernel */
+	{ "ok", { "bw", "run", "peer", "192.168.200.12", "signal", "200" }, 2, .out = "", .log = "",
+	  .err = BW_USAGE("Invalid signal interval: '200' (1..depth, 128)") },
+	{ "ok", { "bw", "run", "peer", "192.168.200.12", "depth", "8", "signal", "9" }, 2,
+	  .out = "", .log = "", .err = BW_USAGE("Invalid signal interval: '9' (1..depth, 8)") },
+	{ "ok", { "bw", "run", "peer", "192.168.200.12", "depth", "8", "signal", "8" }, 0,
+	  .log_has = " depth=8 signal=8 " },
+	{ "ok", { "bw", "run", "peer", "192.168.200.12", "qps", "64", "size", "1K..8M" }, 2,
+	  .out = "", .log = "", .err = BW_USAGE("size 8MiB and qps 64 need 1GiB of buffers "
+						 "(2 x qps x size), above 512MiB") },
+	{ "ok", { "bw", "run", "peer", "192.168.200.12", "qps", "32", "size", "8M" }, 0,
+	  .log_has = " size=8388608 qps=32 " },
+	{ "ok", { "bw", "run", "peer", "192.168.200.12,255.255.255.255" }, 2, .out = "", .log = "",
+	  .err = BW_USAGE("Invalid peer address: '255.255.255.255' (broadcast: a peer is one "
+			  "host)") },
+	{ "ok", { "bw", "run", "peer", "0.0.0.0" }, 2, .out = "", .log = "",
+	  .err = BW_USAGE("Invalid peer address: '0.0.0.0' (unspecified: a peer is one host)") },
+	{ "ok", { "lat", "run", "peer", "::" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer address: '::' (unspecified: a peer is one host) "
+		 "(see 'sparkperf-ctl lat help')\n" },
+	{ "ok", { "lat", "run", "peer", "224.0.0.251" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer address: '224.0.0.251' (multicast: a peer is one host) "
+		 "(see 'sparkperf-ctl lat help')\n" },
+	{ "ok", { "lat", "run", "peer", "::ffff:239.1.1.1" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer address: '::ffff:239.1.1.1' (multicast: a peer is one host) "
+		 "(see 'sparkperf-ctl lat help')\n" },
+	{ "ok", { "bw", "run", "peer", "ff02::1" }, 2, .out = "", .log = "",
+	  .err = BW_USAGE("Invalid peer address: 'ff02::1' (multicast: a peer is one host)") },
+	{ "ok", { "check", "peer", "0.0.0.0" }, 2, .out = "",
+	  .err = "Invalid peer address: '0.0.0.0' (unspecified: a peer is one host) "
+		 "(see 'sparkperf-ctl check help')\n" },
+
 	/* global options, iproute2 style: any prefix of the word after "-" or "--" */
 	{ "ok", { "-json", "server" }, 0, .err = "",
 	  .out_starts = "[{\"id\":1,\"addr\":null,\"port\":18520," },
