@@ -536,6 +536,21 @@ static int write_snapshot(struct sp_knob_io *io, const struct sp_snapshot *s, ch
 	return ret;
 }
 
+/* What persist leaves unwritten, and why: the changes apply lists do not show it. */
+static void warn_not_persisted(const struct sp_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		const struct sp_knob *k = &plan->knobs[i];
+
+		if (k->spec && (k->spec->kind == SP_KNOB_SYSCTL_CONF ||
+				k->spec->kind == SP_KNOB_NETPLAN) && k->state == SP_KNOB_SKIP)
+			fprintf(stderr, "Warning: not persisted: %s (%s): %s.\n", k->spec->name,
+				k->where, k->note);
+	}
+}
+
 static int tune_apply(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_apply_report r;
@@ -555,6 +570,7 @@ static int tune_apply(const struct sp_ctx *ctx, int argc, char **argv)
 	ret = read_plan(argc, argv, &a, &t, &plan);
 	if (ret)
 		return ret;
+	warn_not_persisted(&plan);
 	if (!plan.n_changes) {
 		sp_plan_free(&plan);
 		tune_io_close(&t);

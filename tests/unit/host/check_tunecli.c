@@ -114,6 +114,25 @@ START_TEST(test_apply_revert)
 }
 END_TEST
 
+/* persist without netplan: the MTU is set, and a line says it is not persisted and why */
+START_TEST(test_persist_no_netplan)
+{
+	char *out;
+
+	ck_assert_int_eq(sh(&out, "rmdir %s/etc/netplan", root), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " tune apply persist root %s", root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nmtu eth0: 1500 -> 9000\n"));
+	ck_assert_ptr_nonnull(strstr(out, "Warning: not persisted: netplan "
+				     "(/etc/netplan/90-sparkperf.yaml): no /etc/netplan.\n"));
+	free(out);
+	/* and again when nothing is left to change */
+	ck_assert_int_eq(sh(&out, CLI " tune apply persist root %s", root), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Warning: not persisted: netplan "));
+	free(out);
+}
+END_TEST
+
 /* Two applies: two snapshots; revert undoes the newer first. */
 START_TEST(test_stacked)
 {
@@ -219,6 +238,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_apply_revert);
+	tcase_add_test(tc, test_persist_no_netplan);
 	tcase_add_test(tc, test_stacked);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_usage, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
