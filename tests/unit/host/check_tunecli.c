@@ -133,6 +133,49 @@ START_TEST(test_persist_no_netplan)
 }
 END_TEST
 
+/*
+ * Where the values depart from the published Spark benchmark's (512 MiB,
+ * 128 MiB, 300000), tune show -j says why in the knob's reason.
+ */
+START_TEST(test_reasons)
+{
+	static const struct {
+		const char *name, *recommended, *theirs;
+	} knobs[] = {
+		{ "net.core.rmem_max", "67108864", "512 MiB" },
+		{ "net.core.wmem_max", "67108864", "512 MiB" },
+		{ "net.ipv4.tcp_rmem", "4096 87380 67108864", "128 MiB" },
+		{ "net.ipv4.tcp_wmem", "4096 65536 67108864", "128 MiB" },
+		{ "net.core.netdev_max_backlog", "250000", "300000" },
+	};
+	json_object *doc, *k;
+	size_t i, n, found = 0;
+	char *out;
+
+	ck_assert_int_eq(sh(&out, CLI " -j tune show root %s", root), 0);
+	doc = json_tokener_parse(out);
+	ck_assert_ptr_nonnull(doc);
+	n = json_object_array_length(doc);
+	for (i = 0; i < n; i++) {
+		size_t j;
+
+		k = json_object_array_get_idx(doc, i);
+		for (j = 0; j < sizeof(knobs) / sizeof(knobs[0]); j++) {
+			if (strcmp(json_object_get_string(get(k, "name")), knobs[j].name))
+				continue;
+			assert_str(k, "recommended", knobs[j].recommended);
+			ck_assert_msg(strstr(json_object_get_string(get(k, "reason")),
+					     knobs[j].theirs), "%s: %s", knobs[j].name,
+				      json_object_get_string(get(k, "reason")));
+			found++;
+		}
+	}
+	ck_assert_uint_eq(found, sizeof(knobs) / sizeof(knobs[0]));
+	json_object_put(doc);
+	free(out);
+}
+END_TEST
+
 /* Two applies: two snapshots; revert undoes the newer first. */
 START_TEST(test_stacked)
 {
@@ -239,6 +282,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_apply_revert);
 	tcase_add_test(tc, test_persist_no_netplan);
+	tcase_add_test(tc, test_reasons);
 	tcase_add_test(tc, test_stacked);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_usage, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
