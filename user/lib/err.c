@@ -76,9 +76,10 @@ void sp_report_nl_error(FILE *f, const char *object, const char *command,
 
 void sp_report_module_missing(FILE *f)
 {
+	/* "dkms install" alone fails unless the sources are in /usr/src: README's way */
 	sp_err(f, "the sparkperf kernel module is not loaded and could not be loaded; "
-	       "install it (dkms install sparkperf/%s) and run 'modprobe sparkperf'",
-	       SPARKPERF_PKG_VERSION);
+	       "install it from the sparkperf %s sources with 'sudo make dkms-install' "
+	       "(see their README) and run 'sudo modprobe sparkperf'", SPARKPERF_PKG_VERSION);
 }
 
 int sp_report_open_error(const char *object, const char *command, int error,

@@ -810,8 +810,9 @@ START_TEST(test_report)
 	sp_report_module_missing(f);
 	fclose(f);
 	prefix = "Error: the sparkperf kernel module is not loaded and could not be "
-		 "loaded; install it (dkms install sparkperf/";
-	suffix = ") and run 'modprobe sparkperf'.\n";
+		 "loaded; install it from the sparkperf ";
+	suffix = " sources with 'sudo make dkms-install' (see their README) and run "
+		 "'sudo modprobe sparkperf'.\n";
 	ck_assert(!strncmp(buf, prefix, strlen(prefix)));
 	ck_assert(strlen(buf) > strlen(prefix) + strlen(suffix));
 	ck_assert_str_eq(buf + strlen(buf) - strlen(suffix), suffix);
