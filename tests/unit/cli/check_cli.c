@@ -1744,6 +1744,11 @@ static const struct invocation {
 	  .err = "Invalid peer address: '0.0.0.0' (unspecified: a peer is one host) "
 		 "(see 'sparkperf-ctl check help')\n" },
 
+	/* help: every line whole */
+	{ "ok", { "switch", "help" }, 0, .err = "",
+	  .out_has = { "\n       HOST := the switch's name or address: RouterOS 7 with the "
+		       "api-ssl\n               service enabled (or api, with tls no)\n" } },
+
 	/* global options, iproute2 style: any prefix of the word after "-" or "--" */
 	{ "ok", { "-json", "server" }, 0, .err = "",
 	  .out_starts = "[{\"id\":1,\"addr\":null,\"port\":18520," },
