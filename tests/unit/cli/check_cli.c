@@ -1823,6 +1823,69 @@ START_TEST(test_invocation)
 }
 END_TEST
 
+/* ---- the man page and the completion, as a user meets them ------------------ */
+
+#define MAN "../../user/man/sparkperf-ctl.8"
+
+/* The stdout of a shell command line, which must exit 0; free() it. */
+static char *shell_out(const char *cmd)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *p = popen(cmd, "r"), *m;
+	int c;
+
+	ck_assert_ptr_nonnull(p);
+	m = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(m);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	ck_assert_msg(pclose(p) == 0, "%s: %s", cmd, buf);
+	return buf;
+}
+
+/* s with every run of blanks (and of newlines too, with lines) made one space */
+static void squeeze(char *s, bool lines)
+{
+	char *d = s, *start = s;
+	bool blank = false;
+
+	for (; *s; s++) {
+		if (*s == ' ' || (lines && *s == '\n')) {
+			blank = true;
+			continue;
+		}
+		if (blank && d > start)
+			*d++ = ' ';
+		blank = false;
+		*d++ = *s;
+	}
+	*d = '\0';
+}
+
+START_TEST(test_man)
+{
+	char *warn = shell_out("MANWIDTH=80 man --warnings -l " MAN " 2>&1 >/dev/null");
+	char *text = shell_out("MANWIDTH=80 man -l " MAN " 2>/dev/null");
+
+	ck_assert_str_eq(warn, "");
+	/* a synopsis of its own, an example of its own, after a blank line */
+	squeeze(text, false);
+	ck_assert_ptr_nonnull(strstr(text, "\n\n sparkperf-ctl [ OPTIONS ] tune { show |"));
+	ck_assert_ptr_nonnull(strstr(text, "\n\n sparkperf-ctl bench perftest peer "));
+	squeeze(text, true);
+	/* the synopsis says what the commands take, no more */
+	ck_assert_ptr_nonnull(strstr(text, " watch dev DEV[,DEV...] [ period TIME ] [ duration "
+				      "TIME ] [ scale { link | peak } ] "));
+	ck_assert_ptr_nonnull(strstr(text, " bench trtllm model MODEL [ image IMAGE ] [ isl N ] "
+				      "[ osl N ] [ concurrency N ] [ prompts N ] [ COMMON ] "));
+	ck_assert_ptr_nonnull(strstr(text, " bench { vllm | sglang } model MODEL [ mode MODE ] "));
+	free(warn);
+	free(text);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -1877,6 +1940,11 @@ static Suite *cli_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_invocation, 0, ARRAY_SIZE(invocations));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("docs");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_man);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bench");
