@@ -1886,6 +1886,37 @@ START_TEST(test_man)
 }
 END_TEST
 
+/* What bash completion offers after the words (the last one being typed). */
+static const struct {
+	const char *words;
+	const char *offers;
+} completions[] = {
+	/* the values of scale are no keywords of watch */
+	{ "watch dev eth0 \"\"", "period duration scale" },
+	{ "watch dev eth0 scale \"\"", "link peak" },
+	/* show is the command, the first word only */
+	{ "counters \"\"", "show dev counters nonzero" },
+	{ "counters dev lo \"\"", "counters nonzero" },
+	/* each tool's own modes (cmd_llm.c) */
+	{ "bench vllm mode \"\"", "serve throughput" },
+	{ "bench sglang mode \"\"", "serve offline" },
+	{ "tune show profile \"\"", "throughput latency" },
+};
+
+START_TEST(test_completion)
+{
+	char cmd[512], want[256], *out;
+
+	snprintf(cmd, sizeof(cmd), "bash -c 'source ../../user/completion/sparkperf-ctl && "
+		 "COMP_WORDS=(" CLI " %s) && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && "
+		 "_sparkperf_ctl && echo \"${COMPREPLY[*]}\"'", completions[_i].words);
+	snprintf(want, sizeof(want), "%s\n", completions[_i].offers);
+	out = shell_out(cmd);
+	ck_assert_str_eq(out, want);
+	free(out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -1945,6 +1976,7 @@ static Suite *cli_suite(void)
 	tc = tcase_create("docs");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_man);
+	tcase_add_loop_test(tc, test_completion, 0, ARRAY_SIZE(completions));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bench");
