@@ -1410,7 +1410,7 @@ END_TEST
 
 START_TEST(test_watch_lines)
 {
-	json_object *o;
+	json_object *doc, *o;
 	struct result r;
 	char *nl;
 
@@ -1435,12 +1435,13 @@ START_TEST(test_watch_lines)
 	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
 	ck_assert_uint_eq(count_lines(r.out), 2);
 	nl = strchr(r.out, '\n');
-	o = json_tokener_parse(nl + 1);
-	ck_assert_ptr_nonnull(o);
-	ck_assert_str_eq(gets_(o, "type"), "summary");
-	o = json_object_array_get_idx(get(o, "ports"), 0);
+	doc = json_tokener_parse(nl + 1);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(gets_(doc, "type"), "summary");
+	o = json_object_array_get_idx(get(doc, "ports"), 0);
 	ck_assert_int_eq(geti(o, "tx_bytes"), 7500000);
 	ck_assert_int_eq(geti(o, "link_bits_per_second"), 10000000000LL);
+	json_object_put(doc);
 	result_free(&r);
 
 	/* scale peak: no link rate, the bars follow the peak */
