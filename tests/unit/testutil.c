@@ -321,7 +321,7 @@ void run(struct result *r, const char *scenario, ...)
 	ck_assert_ptr_nonnull(realpath("fakenl.so", so));
 	for (tok = wrap ? strtok_r(wrap, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
-	argv[argc++] = "../../user/sparkperf-ctl";
+	argv[argc++] = CLI;
 	va_start(ap, scenario);
 	while ((argv[argc] = va_arg(ap, char *)))
 		argc++;

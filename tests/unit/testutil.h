@@ -89,6 +89,8 @@ void tree_remove(const char *dir);
  * TESTUTIL_CLI before including this) ----------------------------------------
  */
 #ifdef TESTUTIL_CLI
+#define CLI "../../user/sparkperf-ctl"
+
 struct result {
 	int rc;
 	char *out;
