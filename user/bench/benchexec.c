@@ -194,6 +194,7 @@ static int stderr_tail(const char *dir, struct sp_bench_cmd *c)
 {
 	char *text, *end, *start;
 	size_t n = 0;
+	bool empty;
 
 	if (!c->x.ran || (!c->x.exit_status && !c->x.signal) || !c->stderr_name)
 		return 0;
@@ -208,9 +209,10 @@ static int stderr_tail(const char *dir, struct sp_bench_cmd *c)
 			break;
 	if (end - start > STDERR_TAIL_MAX)
 		start = end - STDERR_TAIL_MAX;
-	c->x.stderr_tail = *start ? strdup(start) : NULL;
+	empty = !*start;
+	c->x.stderr_tail = empty ? NULL : strdup(start);
 	free(text);
-	return *start && !c->x.stderr_tail ? -ENOMEM : 0;
+	return !empty && !c->x.stderr_tail ? -ENOMEM : 0;
 }
 
 /* The results of the commands that ran and have a parser. 0 or -ENOMEM. */
