@@ -8,9 +8,15 @@
  * every SIGNAL of them, polls each CQ and counts what completes in its own
  * counters, which the coordinator reads without a lock to close an
  * interval every INTERVAL_MS. A QP's run ends with the fin exchange
- * (rdma.h) once it has posted its ITERS messages, DURATION_MS is over, or
- * on BW_STOP: it is done when its fin has completed and the server's
- * answer has come.
+ * (rdma.h) once it has posted its ITERS messages, or on BW_STOP: it is
+ * done when its fin has completed and the server's answer has come.
+ *
+ * DURATION_MS is a window, as perftest's -D: what completes after it is
+ * not counted, and it is not waited for either. At the deadline a worker
+ * moves its QPs to the error state, which flushes the work requests in
+ * flight (DEPTH x SIZE per QP, seconds on a slow link) at once; with
+ * VALIDATE it first gives the fin exchange SP_BW_DRAIN_NS to bring the
+ * server's count.
  *
  * The threads that poll must not starve a software RDMA device (rxe), which
  * works in softirq and workqueue context on the same CPUs: they run pending
@@ -48,8 +54,8 @@
 #define SP_BW_AHEAD_NS ((u64)SPARKPERF_BW_START_AHEAD_MS * NSEC_PER_MSEC)
 #define SP_BW_AHEAD_MSG \
 	"start more than " __stringify(SPARKPERF_BW_START_AHEAD_MS) " ms ahead"
-/* How long BW_STOP waits for the WRs in flight. */
-#define SP_BW_STOP_TIMEOUT_NS NSEC_PER_SEC
+/* How long BW_STOP, or the end of a window, waits for the WRs in flight. */
+#define SP_BW_DRAIN_NS NSEC_PER_SEC
 
 /* What one side of a connection moved, written by its thread only. */
 struct sp_bw_counts {
@@ -59,6 +65,7 @@ struct sp_bw_counts {
 	u64 rx_bytes;
 	u64 errors;		/* messages that failed validation */
 	u64 last_ns;		/* the last data completion */
+	bool unanswered;	/* a QP ended without the server's answer */
 };
 
 /* One connection's data path, on either side. */
@@ -81,7 +88,8 @@ struct sp_bw_worker {
 	unsigned int index;
 	struct task_struct *task;
 	int cpu;
-	u64 deadline;		/* duration mode: when posting ends */
+	u64 deadline;		/* duration mode: the end of the window */
+	bool window_end;	/* ... was reached */
 	u64 stop_ns;		/* when BW_STOP was seen */
 	struct ib_wc wc[SP_BW_POLL];
 };
@@ -134,21 +142,28 @@ static int sp_bw_post(struct sp_bw_qp *q, bool *posted)
 /*
  * Reaps @q's completions into @c: data WRs retired (a completion accounts
  * for the unsignaled WRs it retires), data received (checked with
- * @validate, its receives posted again), fins. How many completions, or an
- * error with rc->msg.
+ * @validate, its receives posted again), fins. Data is counted only when
+ * reaped before @until, the end of a window; *@now moves on to when it
+ * was reaped. How many completions, or an error with rc->msg.
  */
 static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
-		      struct ib_wc *wc, bool validate, u64 now)
+		      struct ib_wc *wc, bool validate, u64 until, u64 *now)
 {
 	struct sp_rconn *rc = q->rc;
 	unsigned int recvs = 0;
+	bool count;
 	int i, n, ret;
 
 	n = ib_poll_cq(rc->cq, SP_BW_POLL, wc);
-	if (n < 0) {
-		snprintf(rc->msg, sizeof(rc->msg), "CQ poll failed: %d", n);
+	if (n <= 0) {
+		if (n < 0)
+			snprintf(rc->msg, sizeof(rc->msg),
+				 "CQ poll failed: %d", n);
 		return n;
 	}
+	/* When they were seen, not when the round began. */
+	*now = ktime_get_ns();
+	count = *now < until;
 	for (i = 0; i < n; i++) {
 		enum sp_wr what = sp_wr_what(wc[i].wr_id);
 		u32 k = sp_wr_retires(wc[i].wr_id);
@@ -163,9 +178,11 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 			}
 			if (!k)
 				continue;
-			sp_bw_add(&c->tx_msgs, k);
-			sp_bw_add(&c->tx_bytes, (u64)k * rc->sbuf.size);
-			WRITE_ONCE(c->last_ns, now);
+			if (count) {
+				sp_bw_add(&c->tx_msgs, k);
+				sp_bw_add(&c->tx_bytes, (u64)k * rc->sbuf.size);
+				WRITE_ONCE(c->last_ns, *now);
+			}
 			if (what == SP_WR_READ && validate &&
 			    !sp_buf_check(rc, &rc->rbuf, rc->rbuf.size))
 				sp_bw_add(&c->errors, 1);
@@ -175,16 +192,17 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 			q->peer_imm = be32_to_cpu(wc[i].ex.imm_data);
 		} else {
 			recvs++;
-			sp_bw_add(&c->rx_msgs, 1);
-			sp_bw_add(&c->rx_bytes, wc[i].byte_len);
-			WRITE_ONCE(c->last_ns, now);
+			if (count) {
+				sp_bw_add(&c->rx_msgs, 1);
+				sp_bw_add(&c->rx_bytes, wc[i].byte_len);
+				WRITE_ONCE(c->last_ns, *now);
+			}
 			if (validate &&
 			    !sp_buf_check(rc, &rc->rbuf, wc[i].byte_len))
 				sp_bw_add(&c->errors, 1);
 		}
 	}
-	if (n)
-		q->since = now;
+	q->since = *now;
 	if (recvs) {
 		ret = sp_rconn_post_recv(rc, true, recvs);
 		if (ret)
@@ -249,6 +267,30 @@ static int sp_bw_end(struct sp_bw_worker *w, struct sp_bw_qp *q, u64 now)
 }
 
 /*
+ * The end of the window: @w's QPs not done yet go to the error state,
+ * which flushes what they have in flight, and are done. The session's
+ * disconnection would flush them too, a little later: this stops their
+ * traffic at the deadline. With VALIDATE, a QP done without the server's
+ * answer leaves its count unknown.
+ */
+static void sp_bw_flush(struct sp_bw_worker *w)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct sp_bw *bw = &w->s->bw;
+	unsigned int i;
+
+	for (i = w->index; i < bw->cfg.qps; i += bw->cfg.threads) {
+		struct sp_bw_qp *q = &bw->qps[i];
+
+		if (q->done)
+			continue;
+		ib_modify_qp(q->rc->qp, &attr, IB_QP_STATE);
+		q->done = true;
+		WRITE_ONCE(w->c.unanswered, true);
+	}
+}
+
+/*
  * A worker's rounds over its QPs until all are done: 0, -EINTR when
  * aborted, or an error with (*@failed)->rc->msg.
  */
@@ -267,8 +309,16 @@ static int sp_bw_work(struct sp_bw_worker *w, struct sp_bw_qp **failed)
 			return -EINTR;
 		if (!w->stop_ns && test_bit(SP_RC_STOP, &bw->qps[0].rc->flags))
 			w->stop_ns = now;
-		if (w->stop_ns && now - w->stop_ns > SP_BW_STOP_TIMEOUT_NS)
+		if (w->stop_ns && now - w->stop_ns > SP_BW_DRAIN_NS)
 			return -EINTR;
+		if (w->deadline && now >= w->deadline) {
+			w->window_end = true;
+			if (!cfg->validate ||
+			    now - w->deadline > SP_BW_DRAIN_NS) {
+				sp_bw_flush(w);
+				return 0;
+			}
+		}
 
 		active = 0;
 		busy = false;
@@ -285,7 +335,7 @@ static int sp_bw_work(struct sp_bw_worker *w, struct sp_bw_qp **failed)
 			ret = sp_bw_send(w, q, now, &posted);
 			if (!ret)
 				ret = sp_bw_reap(q, &w->c, w->wc, cfg->validate,
-						 now);
+						 w->deadline ?: U64_MAX, &now);
 			if (ret > 0)
 				busy = true;
 			if (ret >= 0)
@@ -342,6 +392,7 @@ static void sp_bw_totals(const struct sp_bw *bw, struct sp_bw_counts *t,
 		t->rx_bytes += READ_ONCE(w->c.rx_bytes);
 		t->errors += READ_ONCE(w->c.errors);
 		t->last_ns = max(t->last_ns, READ_ONCE(w->c.last_ns));
+		t->unanswered |= READ_ONCE(w->c.unanswered);
 		*cpu_ns += READ_ONCE(w->cpu_ns);
 	}
 }
@@ -452,19 +503,29 @@ static int sp_bw_start_workers(struct sp_session *s)
 	return 0;
 }
 
-/* Closes an interval every INTERVAL_MS until the workers are done. */
+/*
+ * Closes an interval every INTERVAL_MS until the workers are done; the
+ * last one of a window closes at its end, once they are (sp_bw_run()).
+ */
 static void sp_bw_coordinate(struct sp_session *s)
 {
 	struct sp_bw *bw = &s->bw;
 	u64 interval = (u64)bw->cfg.interval_ms * NSEC_PER_MSEC;
-	u64 start, next, now;
+	u64 start, next, now, last = U64_MAX;
 
 	wait_event_interruptible(s->wq, READ_ONCE(bw->start_ns) ||
 				 !atomic_read(&bw->running));
 	start = READ_ONCE(bw->start_ns);
+	if (bw->cfg.duration_ms)
+		last = start + (u64)bw->cfg.duration_ms * NSEC_PER_MSEC;
 	next = start + interval;
 	while (atomic_read(&bw->running)) {
 		now = ktime_get_ns();
+		if (next >= last) {
+			wait_event_interruptible(s->wq,
+						 !atomic_read(&bw->running));
+			continue;
+		}
 		if (now >= next) {
 			sp_bw_interval_close(s, next - start);
 			next += interval;
@@ -477,6 +538,23 @@ static void sp_bw_coordinate(struct sp_session *s)
 }
 
 /*
+ * The end of the measurement: that of the window if every worker reached
+ * it, else the last data completion (ITERS, BW_STOP, a failure).
+ */
+static u64 sp_bw_elapsed(const struct sp_bw *bw, const struct sp_bw_counts *t)
+{
+	u64 start = READ_ONCE(bw->start_ns);
+	unsigned int i;
+
+	for (i = 0; bw->cfg.duration_ms && i < bw->cfg.threads; i++)
+		if (!bw->workers[i].window_end)
+			break;
+	if (bw->cfg.duration_ms && i == bw->cfg.threads)
+		return (u64)bw->cfg.duration_ms * NSEC_PER_MSEC;
+	return start && t->last_ns > start ? t->last_ns - start : 0;
+}
+
+/*
  * The session's run (see the top of the file), under res_lock with every
  * link connected.
  */
@@ -484,7 +562,7 @@ static int sp_bw_run(struct sp_session *s)
 {
 	struct sp_bw *bw = &s->bw;
 	struct sp_bw_counts t;
-	u64 cpu_ns, start;
+	u64 cpu_ns, end;
 	int ret;
 
 	ret = sp_bw_prepare(s);
@@ -499,9 +577,11 @@ static int sp_bw_run(struct sp_session *s)
 
 	/* The interval open at the end, shorter. */
 	sp_bw_totals(bw, &t, &cpu_ns);
-	start = READ_ONCE(bw->start_ns);
-	if (start && t.tx_msgs + t.rx_msgs > bw->iv_msgs)
-		sp_bw_interval_close(s, max(t.last_ns - start, bw->iv_end));
+	end = sp_bw_elapsed(bw, &t);
+	if (READ_ONCE(bw->start_ns) &&
+	    (t.tx_msgs + t.rx_msgs > bw->iv_msgs || end > bw->iv_end))
+		sp_bw_interval_close(s, max(end, bw->iv_end));
+	WRITE_ONCE(bw->elapsed_ns, end);
 	return sp_session_stopping(s) ? -EINTR : 0;
 }
 
@@ -599,9 +679,9 @@ static int sp_bw_init(struct sp_session *s)
 	spin_lock_init(&bw->lock);
 	bw->qps = kvcalloc(cfg->qps, sizeof(*bw->qps), GFP_KERNEL);
 	bw->workers = kvcalloc(cfg->threads, sizeof(*bw->workers), GFP_KERNEL);
-	/* A run lasts longer than DURATION_MS by its drain: the full ring. */
 	if (!bw->qps || !bw->workers ||
-	    sp_series_init(&bw->series, 0, cfg->interval_ms, true))
+	    sp_series_init(&bw->series, cfg->duration_ms, cfg->interval_ms,
+			   true))
 		return -ENOMEM;
 
 	for (i = 0; i < cfg->qps; i++) {
@@ -675,20 +755,25 @@ static int sp_bw_fill(struct sk_buff *skb, struct sp_session *s,
 {
 	struct sp_bw *bw = &s->bw;
 	u64 start = READ_ONCE(bw->start_ns);
+	u64 elapsed = READ_ONCE(bw->elapsed_ns);
 	struct sp_bw_counts t;
 	u64 cpu_ns;
 	int ret;
 
 	sp_bw_totals(bw, &t, &cpu_ns);
+	/* While running: up to the last completion so far. */
+	if (!elapsed && start && t.last_ns > start)
+		elapsed = t.last_ns - start;
 	if (sp_bw_fill_cfg(skb, &bw->cfg) ||
 	    (start && sp_put_u64(skb, SPARKPERF_A_BW_START_NS, start)) ||
-	    sp_put_u64(skb, SPARKPERF_A_BW_ELAPSED_NS,
-		       start && t.last_ns > start ? t.last_ns - start : 0) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_ELAPSED_NS, elapsed) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_bytes) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_TX_MSGS, t.tx_msgs) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_bytes) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_RX_MSGS, t.rx_msgs) ||
-	    sp_put_u64(skb, SPARKPERF_A_BW_VALIDATE_ERRORS, t.errors) ||
+	    /* Unknown without the server's part. */
+	    (!(bw->cfg.validate && t.unanswered) &&
+	     sp_put_u64(skb, SPARKPERF_A_BW_VALIDATE_ERRORS, t.errors)) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_CPU_NS, cpu_ns))
 		return -EMSGSIZE;
 	if (!intervals)
@@ -785,7 +870,7 @@ int sp_bw_server(struct sp_rconn *rc)
 			if (ret)
 				goto out;
 		}
-		ret = sp_bw_reap(&q, &c, wc, validate, now);
+		ret = sp_bw_reap(&q, &c, wc, validate, U64_MAX, &now);
 		if (ret < 0)
 			goto out;
 		n = ret;

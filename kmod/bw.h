@@ -37,6 +37,7 @@ struct sp_bw {
 	struct sp_bw_worker *workers;	/* one per thread */
 	atomic_t running;		/* workers not done yet */
 	u64 start_ns;			/* the first post, set once */
+	u64 elapsed_ns;			/* once the run is over */
 
 	spinlock_t lock;		/* the series and what follows */
 	struct sp_series series;

@@ -320,6 +320,13 @@
  * are payload, counted when the sender's completion (or the receiver's
  * receive completion) arrives; IB and RoCE headers are not included.
  *
+ * A run of SPARKPERF_A_BW_DURATION_MS is a window, as perftest's -D: what
+ * completes after it is neither counted nor waited for. At its end the
+ * client moves its QPs to the error state, which flushes the work requests
+ * still in flight (up to DEPTH x SIZE bytes per QP); with
+ * SPARKPERF_A_BW_VALIDATE it first waits up to 1 s for them and for the
+ * server's count. The run returns about when its window ends.
+ *
  * Validation (SPARKPERF_A_BW_VALIDATE): every sender's buffer holds a fixed
  * pattern that depends on the byte's offset; every receiver checks each
  * message it sees complete against it (for the write op the client then
@@ -360,7 +367,8 @@
  *    SPARKPERF_A_BW_ITERS: NLA_U64, messages per QP,
  *                          1..SPARKPERF_BW_ITERS_MAX, default
  *                          SPARKPERF_BW_ITERS_DEFAULT (5000)
- *    SPARKPERF_A_BW_DURATION_MS: NLA_U32, run for this long instead,
+ *    SPARKPERF_A_BW_DURATION_MS: NLA_U32, measure for this long instead
+ *                                (a window, see above),
  *                                1..SPARKPERF_LAT_DURATION_MS_MAX; ITERS
  *                                and DURATION_MS exclude each other
  *    SPARKPERF_A_BW_BIDIR: NLA_FLAG, both directions (write, send)
@@ -403,12 +411,17 @@
  *                              error
  *    SPARKPERF_A_BW_START_NS: NLA_U64, CLOCK_MONOTONIC time the first
  *                             work request was posted
- *    SPARKPERF_A_BW_ELAPSED_NS: NLA_U64, from then to the last completion
+ *    SPARKPERF_A_BW_ELAPSED_NS: NLA_U64, from then to the last data
+ *                               completion; DURATION_MS exactly for a
+ *                               duration run that reached its end
  *    SPARKPERF_A_BW_TX_BYTES, _TX_MSGS: NLA_U64, what the client sent
  *    SPARKPERF_A_BW_RX_BYTES, _RX_MSGS: NLA_U64, what the client received
  *                                       (bidirectional runs)
  *    SPARKPERF_A_BW_VALIDATE_ERRORS: NLA_U64, messages that failed the
- *                                    check, client and server together
+ *                                    check, client and server together;
+ *                                    absent with VALIDATE when a QP was
+ *                                    flushed before the server's count
+ *                                    came (the end of a window)
  *    SPARKPERF_A_BW_CPU_NS: NLA_U64, CPU time the session's sending
  *                           threads used while measuring
  *    SPARKPERF_A_BW_INTERVALS: NLA_NESTED, one entry per completed
