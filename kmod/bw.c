@@ -5,9 +5,10 @@
  * for START_AT_NS, then starts THREADS workers, each pinned to a CPU of the
  * device's node; worker i drives QPs i, i + THREADS, ... . A worker keeps
  * DEPTH data WRs posted on each of its QPs, in chains, with a completion
- * every SIGNAL of them, polls each CQ and counts what completes in its own
- * counters, which the coordinator reads without a lock to close an
- * interval every INTERVAL_MS. A QP's run ends with the fin exchange
+ * every SIGNAL of them and at least every SP_BW_SIGNAL_BYTES, polls each
+ * CQ and counts what completes in its own counters, which the coordinator
+ * reads without a lock to close an interval every INTERVAL_MS, stamped
+ * with the time it read them. A QP's run ends with the fin exchange
  * (rdma.h) once it has posted its ITERS messages, or on BW_STOP: it is
  * done when its fin has completed and the server's answer has come.
  *
@@ -27,6 +28,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -56,13 +58,22 @@
 	"start more than " __stringify(SPARKPERF_BW_START_AHEAD_MS) " ms ahead"
 /* How long BW_STOP, or the end of a window, waits for the WRs in flight. */
 #define SP_BW_DRAIN_NS NSEC_PER_SEC
+/*
+ * Completions come at least this often: bytes are counted when a
+ * completion retires them, and a run of 1 MiB messages with one per 16
+ * left nine 100 ms intervals in ten empty on a busy link. Above it every
+ * message has its own, which costs nothing at that size.
+ */
+#define SP_BW_SIGNAL_BYTES (256 * 1024)
 
-/* What one side of a connection moved, written by its thread only. */
+/*
+ * What one side of a connection moved, written by its thread only and read
+ * by others one READ_ONCE() each. Data messages all carry SIZE bytes, so
+ * that bytes are counted with them and always agree.
+ */
 struct sp_bw_counts {
 	u64 tx_msgs;
-	u64 tx_bytes;
 	u64 rx_msgs;
-	u64 rx_bytes;
 	u64 errors;		/* messages that failed validation */
 	u64 last_ns;		/* the last data completion */
 	bool unanswered;	/* a QP ended without the server's answer */
@@ -180,7 +191,6 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 				continue;
 			if (count) {
 				sp_bw_add(&c->tx_msgs, k);
-				sp_bw_add(&c->tx_bytes, (u64)k * rc->sbuf.size);
 				WRITE_ONCE(c->last_ns, *now);
 			}
 			if (what == SP_WR_READ && validate &&
@@ -191,10 +201,15 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 			q->peer_fin = true;
 			q->peer_imm = be32_to_cpu(wc[i].ex.imm_data);
 		} else {
+			if (wc[i].byte_len != rc->rbuf.size) {
+				snprintf(rc->msg, sizeof(rc->msg),
+					 "received %u bytes, expected %zu",
+					 wc[i].byte_len, rc->rbuf.size);
+				return -EPROTO;
+			}
 			recvs++;
 			if (count) {
 				sp_bw_add(&c->rx_msgs, 1);
-				sp_bw_add(&c->rx_bytes, wc[i].byte_len);
 				WRITE_ONCE(c->last_ns, *now);
 			}
 			if (validate &&
@@ -387,9 +402,7 @@ static void sp_bw_totals(const struct sp_bw *bw, struct sp_bw_counts *t,
 		const struct sp_bw_worker *w = &bw->workers[i];
 
 		t->tx_msgs += READ_ONCE(w->c.tx_msgs);
-		t->tx_bytes += READ_ONCE(w->c.tx_bytes);
 		t->rx_msgs += READ_ONCE(w->c.rx_msgs);
-		t->rx_bytes += READ_ONCE(w->c.rx_bytes);
 		t->errors += READ_ONCE(w->c.errors);
 		t->last_ns = max(t->last_ns, READ_ONCE(w->c.last_ns));
 		t->unanswered |= READ_ONCE(w->c.unanswered);
@@ -397,24 +410,62 @@ static void sp_bw_totals(const struct sp_bw *bw, struct sp_bw_counts *t,
 	}
 }
 
-/* Closes the interval that ends @end_ns after the start, and tells. */
-static void sp_bw_interval_close(struct sp_session *s, u64 end_ns)
+/* Closes the interval open since the last, at @end_ns, with @t; tells. */
+static void sp_bw_interval_add(struct sp_session *s,
+			       const struct sp_bw_counts *t, u64 end_ns)
 {
-	struct sp_interval iv = { .end_ns = end_ns };
 	struct sp_bw *bw = &s->bw;
-	struct sp_bw_counts t;
-	u64 cpu_ns;
+	u64 msgs = t->tx_msgs + t->rx_msgs;
+	struct sp_interval iv = {
+		.end_ns = end_ns,
+		.count = msgs - bw->iv_msgs,
+		.bytes = (msgs - bw->iv_msgs) * bw->cfg.size,
+	};
 
-	sp_bw_totals(bw, &t, &cpu_ns);
 	spin_lock(&bw->lock);
-	iv.count = t.tx_msgs + t.rx_msgs - bw->iv_msgs;
-	iv.bytes = t.tx_bytes + t.rx_bytes - bw->iv_bytes;
 	bw->iv_end = end_ns;
-	bw->iv_msgs += iv.count;
-	bw->iv_bytes += iv.bytes;
+	bw->iv_msgs = msgs;
 	sp_series_add(&bw->series, &iv);
 	spin_unlock(&bw->lock);
 	sp_session_progress(s, &iv);
+}
+
+/*
+ * An interval that ends when the counters are read, however late the
+ * coordinator woke: a stamp set in advance would give a late read's bytes
+ * to too short an interval.
+ */
+static void sp_bw_interval_read(struct sp_session *s, u64 start)
+{
+	struct sp_bw_counts t;
+	u64 cpu_ns;
+
+	sp_bw_totals(&s->bw, &t, &cpu_ns);
+	sp_bw_interval_add(s, &t, ktime_get_ns() - start);
+}
+
+/*
+ * The last interval, up to @end after the start, with the final totals
+ * @t. A read at or after the end (while the last completions were reaped
+ * or the fin answered) found nothing from after it: such intervals are
+ * folded into this one, so that the series ends with the measurement.
+ */
+static void sp_bw_interval_last(struct sp_session *s,
+				const struct sp_bw_counts *t, u64 end)
+{
+	struct sp_bw *bw = &s->bw;
+	struct sp_series *se = &bw->series;
+
+	spin_lock(&bw->lock);
+	while (se->done && bw->iv_end >= end) {
+		se->done--;
+		bw->iv_msgs -= se->iv[se->done % se->max].count;
+		bw->iv_end = se->done ? se->iv[(se->done - 1) % se->max].end_ns :
+					0;
+	}
+	spin_unlock(&bw->lock);
+	if (end > bw->iv_end)
+		sp_bw_interval_add(s, t, end);
 }
 
 /* Every link registered, its receives posted, its server ready. */
@@ -527,8 +578,9 @@ static void sp_bw_coordinate(struct sp_session *s)
 			continue;
 		}
 		if (now >= next) {
-			sp_bw_interval_close(s, next - start);
-			next += interval;
+			sp_bw_interval_read(s, start);
+			/* Late by intervals: no empty ones to catch up. */
+			next += interval * (div64_u64(now - next, interval) + 1);
 			continue;
 		}
 		wait_event_interruptible_hrtimeout(s->wq,
@@ -575,12 +627,10 @@ static int sp_bw_run(struct sp_session *s)
 	sp_bw_coordinate(s);
 	sp_bw_stop_workers(s);
 
-	/* The interval open at the end, shorter. */
 	sp_bw_totals(bw, &t, &cpu_ns);
 	end = sp_bw_elapsed(bw, &t);
-	if (READ_ONCE(bw->start_ns) &&
-	    (t.tx_msgs + t.rx_msgs > bw->iv_msgs || end > bw->iv_end))
-		sp_bw_interval_close(s, max(end, bw->iv_end));
+	if (READ_ONCE(bw->start_ns))
+		sp_bw_interval_last(s, &t, end);
 	WRITE_ONCE(bw->elapsed_ns, end);
 	return sp_session_stopping(s) ? -EINTR : 0;
 }
@@ -692,7 +742,8 @@ static int sp_bw_init(struct sp_session *s)
 		rc->wflags = (cfg->bidir ? SP_WIRE_F_BIDIR : 0) |
 			     (cfg->validate ? SP_WIRE_F_VALIDATE : 0);
 		rc->depth = cfg->depth;
-		rc->signal = cfg->signal;
+		rc->signal = min_t(u32, cfg->signal,
+				   max_t(u32, 1, SP_BW_SIGNAL_BYTES / cfg->size));
 		/* Before the buffer is mapped: no DMA sync needed. */
 		if (cfg->validate && cfg->op != SPARKPERF_LAT_OP_READ)
 			sp_buf_fill(&rc->sbuf);
@@ -756,6 +807,7 @@ static int sp_bw_fill(struct sk_buff *skb, struct sp_session *s,
 	struct sp_bw *bw = &s->bw;
 	u64 start = READ_ONCE(bw->start_ns);
 	u64 elapsed = READ_ONCE(bw->elapsed_ns);
+	u64 size = bw->cfg.size;
 	struct sp_bw_counts t;
 	u64 cpu_ns;
 	int ret;
@@ -767,9 +819,9 @@ static int sp_bw_fill(struct sk_buff *skb, struct sp_session *s,
 	if (sp_bw_fill_cfg(skb, &bw->cfg) ||
 	    (start && sp_put_u64(skb, SPARKPERF_A_BW_START_NS, start)) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_ELAPSED_NS, elapsed) ||
-	    sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_bytes) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_msgs * size) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_TX_MSGS, t.tx_msgs) ||
-	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_bytes) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_msgs * size) ||
 	    sp_put_u64(skb, SPARKPERF_A_BW_RX_MSGS, t.rx_msgs) ||
 	    /* Unknown without the server's part. */
 	    (!(bw->cfg.validate && t.unanswered) &&
@@ -791,8 +843,10 @@ static int sp_bw_fill_progress(struct sk_buff *skb, struct sp_session *s,
 	u64 cpu_ns;
 
 	sp_bw_totals(&s->bw, &t, &cpu_ns);
-	if (sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES, t.tx_bytes) ||
-	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES, t.rx_bytes) ||
+	if (sp_put_u64(skb, SPARKPERF_A_BW_TX_BYTES,
+		       t.tx_msgs * s->bw.cfg.size) ||
+	    sp_put_u64(skb, SPARKPERF_A_BW_RX_BYTES,
+		       t.rx_msgs * s->bw.cfg.size) ||
 	    (iv && sp_interval_fill(skb, SPARKPERF_A_BW_INTERVAL, iv, true)))
 		return -EMSGSIZE;
 	return 0;

@@ -41,9 +41,8 @@ struct sp_bw {
 
 	spinlock_t lock;		/* the series and what follows */
 	struct sp_series series;
-	u64 iv_end;			/* the totals at the last interval's end */
-	u64 iv_msgs;
-	u64 iv_bytes;
+	u64 iv_end;			/* the last interval's end */
+	u64 iv_msgs;			/* ... and the messages by then */
 };
 
 extern const struct sp_session_type sp_bw_type;

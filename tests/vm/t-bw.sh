@@ -95,6 +95,30 @@ duration_window() {
 			0.001 * .gbit_per_s' >/dev/null
 }
 
+# The series of the same window. Bytes are counted at completions: with one
+# per 16 messages of 1 MiB, nine 100 ms intervals in ten read 0 while the
+# link was busy, and completions came 0.7 to 0.8 s apart. With one per
+# message soft-RoCE under emulation still completes them in bursts, up to
+# 0.3 s apart: intervals of 500 ms must all hold bytes. Each ends when its
+# counters were read (a stamp set in advance falls exactly on the 500 ms
+# grid), and the last ends the window.
+duration_series() {
+	sparkperf-ctl -j bw run peer "$addr" size 1M qps 2 duration 3 \
+		interval 500 >"$tmp/s.json" || return 1
+	session "$tmp/s.json" |
+		jq -c '[.intervals[] | [.end_ns / 1e6, .bytes / 1048576]]'
+	session "$tmp/s.json" | jq -e '.state == "done" and
+		.elapsed_ns == 3000000000 and (.intervals | length) >= 5 and
+		([.intervals[].bytes] | add) == .bytes and
+		([.intervals[].bytes] as $b |
+		 [range($b | length) | select($b[.] > 0)] as $busy |
+		 ($busy | length) > 0 and
+		 all($b[$busy[0]:$busy[-1] + 1][]; . > 0)) and
+		([.intervals[].end_ns] | . == sort) and
+		all(.intervals[:-1][]; .end_ns % 500000000 != 0) and
+		.intervals[-1].end_ns == .elapsed_ns' >/dev/null
+}
+
 validate_clean() {
 	local op
 	for op in write send read; do
@@ -224,6 +248,8 @@ sp_test "soft-RoCE sent_pkts agree with the bytes moved" packets_match
 sp_test "duration mode: 250 ms series with min/p50/max" duration_mode
 sp_test "duration 3 s of 1 MiB on 2 QPs: on time, rate over the window" \
 	duration_window
+sp_test "its 500 ms series: none empty, each ended when it was read" \
+	duration_series
 sp_test "validate: no errors for write, send and read" validate_clean
 sp_test "bidir write and send: both directions counted" bidir
 sp_test "bidir read: refused with the kernel's reason" bidir_read_refused

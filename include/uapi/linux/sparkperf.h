@@ -306,9 +306,10 @@
  * SPARKPERF_A_BW_THREADS kernel threads (QP i belongs to thread
  * i % threads), each keeping up to SPARKPERF_A_BW_DEPTH work requests
  * posted per QP and asking for a completion every SPARKPERF_A_BW_SIGNAL of
- * them. Sessions live, belong to their socket, end on device removal and
- * count against SPARKPERF_SESSIONS_MAX exactly as latency sessions do; their
- * state is an enum sparkperf_lat_state. Several sessions (one per RDMA
+ * them, and at least one per 256 KiB sent. Sessions live, belong to their
+ * socket, end on device removal and count against SPARKPERF_SESSIONS_MAX
+ * exactly as latency sessions do; their state is an enum
+ * sparkperf_lat_state. Several sessions (one per RDMA
  * device, for the two halves of a Spark port) run side by side; give them
  * the same SPARKPERF_A_BW_START_AT_NS to start them together.
  *
@@ -318,7 +319,10 @@
  * operation for as long as the client sends (write and send only: a READ
  * issued by the server is invisible to the client). Bytes and messages
  * are payload, counted when the sender's completion (or the receiver's
- * receive completion) arrives; IB and RoCE headers are not included.
+ * receive completion) arrives; IB and RoCE headers are not included. A
+ * completion retires the messages before it, so that at least one per
+ * 256 KiB keeps them in the interval they completed in: with large
+ * messages, each has its own.
  *
  * A run of SPARKPERF_A_BW_DURATION_MS is a window, as perftest's -D: what
  * completes after it is neither counted nor waited for. At its end the
@@ -361,9 +365,10 @@
  *                          SPARKPERF_BW_DEPTH_DEFAULT (128); more
  *                          than the device allows fails the session
  *    SPARKPERF_A_BW_SIGNAL: NLA_U32, a completion every this many work
- *                           requests, 1..DEPTH (-EINVAL above DEPTH),
- *                           default min(SPARKPERF_BW_SIGNAL_DEFAULT
- *                           (16), DEPTH)
+ *                           requests at most, 1..DEPTH (-EINVAL above
+ *                           DEPTH), default min(SPARKPERF_BW_SIGNAL_DEFAULT
+ *                           (16), DEPTH); the run asks for one at least
+ *                           every 256 KiB, every message above that size
  *    SPARKPERF_A_BW_ITERS: NLA_U64, messages per QP,
  *                          1..SPARKPERF_BW_ITERS_MAX, default
  *                          SPARKPERF_BW_ITERS_DEFAULT (5000)
@@ -426,8 +431,11 @@
  *                           threads used while measuring
  *    SPARKPERF_A_BW_INTERVALS: NLA_NESTED, one entry per completed
  *        interval, oldest first, the last SPARKPERF_LAT_INTERVALS_MAX of
- *        them; the one open at the end is closed then, shorter. Left out
- *        of NLM_F_DUMP replies.
+ *        them. An interval ends when its counters were read, about every
+ *        INTERVAL_MS (a late read makes a longer interval, never an empty
+ *        one to catch up); the last ends with the measurement, at
+ *        ELAPSED_NS, and takes in reads made after that. Left out of
+ *        NLM_F_DUMP replies.
  *        SPARKPERF_A_LAT_INTERVALS_ENTRY: NLA_NESTED
  *            SPARKPERF_A_INTERVAL_END_NS: NLA_U64, since START_NS
  *            SPARKPERF_A_INTERVAL_COUNT: NLA_U64, messages (both ways)
