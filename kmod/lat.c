@@ -15,9 +15,11 @@
  *   read   RDMA READ of SIZE bytes from the server's buffer; the round trip
  *          ends at its completion; the server's CPU takes no part
  *
- * The thread spins on a CPU of its own. Every SP_SPIN_CHECK spins it
- * offers that CPU to another task runnable on it (sp_cpu_share()), inside
- * a round trip too: soft-RoCE's workers need it to end the trip at all, and
+ * The thread spins on a CPU of its own. Every SP_SPIN_PERIOD_NS of spinning
+ * (sp_spin_due()) it runs pending softirqs, checks the stop flags and the
+ * timeout, and offers that CPU to another task runnable on it
+ * (sp_cpu_share()), inside a round trip too: soft-RoCE's workers need it to
+ * end the trip at all, and
  * on PREEMPT_RT everything we call may sleep, so no spin is made with
  * preemption off. A round trip during which the thread lost its CPU is
  * counted (SPARKPERF_A_LAT_RT_YIELDS); on a CPU kept free for it (a NIC
@@ -30,12 +32,15 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/init.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timex.h>
 #include <net/genetlink.h>
 #include <linux/sparkperf.h>
 
@@ -48,9 +53,66 @@
 #define SP_RTT_TIMEOUT_NS (5ULL * NSEC_PER_SEC)
 #define SP_IDLE_TIMEOUT_NS (10ULL * NSEC_PER_SEC)
 #define SP_READY_TIMEOUT_MS 5000
-#define SP_SPIN_CHECK 64
+/*
+ * The period of a spin's checks, timed with the CPU's cycle counter
+ * (get_cycles(): the TSC on x86, the arch timer on arm64), which costs a
+ * spin a few ns where ktime_get_ns() costs tens. A count of spins meant a
+ * check every ~100 ns on Grace, whose cpu_relax() is nearly free, and a
+ * check in every round trip; a 10 us period leaves most 2 us trips alone.
+ */
+#define SP_SPIN_PERIOD_NS (10 * NSEC_PER_USEC)
+/*
+ * A round trip or an idle echo older than this polls the CQ at its checks:
+ * a failed work request (the peer's QP gone to error) tells only there, so
+ * the spin does not wait for the timeout; a live one is never polled for.
+ */
+#define SP_STALL_NS NSEC_PER_MSEC
 /* Samples per SPARKPERF_A_SAMPLES_DATA: the attribute stays below 64 KiB. */
 #define SP_SAMPLES_PER_MSG 4000
+
+static u64 sp_spin_step __ro_after_init;	/* sp_spin_clock() per period */
+static bool sp_spin_cycles __ro_after_init;	/* its unit: cycles, else ns */
+
+static u64 sp_spin_clock(void)
+{
+	return sp_spin_cycles ? get_cycles() : ktime_get_ns();
+}
+
+void __init sp_lat_spin_init(void)
+{
+	u64 c0, c1, t0, t1;
+
+	c0 = get_cycles();
+	t0 = ktime_get_ns();
+	do {
+		cpu_relax();
+		t1 = ktime_get_ns();
+	} while (t1 - t0 < 100 * NSEC_PER_USEC);
+	c1 = get_cycles();
+	/* An architecture without a cycle counter returns 0: time in ns. */
+	sp_spin_cycles = c1 > c0;
+	sp_spin_step = sp_spin_cycles ?
+		       div64_u64((c1 - c0) * SP_SPIN_PERIOD_NS, t1 - t0) :
+		       SP_SPIN_PERIOD_NS;
+	sp_spin_step = max_t(u64, sp_spin_step, 1);
+}
+
+/* A spin starts: *@next is when its first check is due. */
+static void sp_spin_start(u64 *next)
+{
+	*next = sp_spin_clock() + sp_spin_step;
+}
+
+/* Whether a spin's check is due; if so, *@next is the one after. */
+static bool sp_spin_due(u64 *next)
+{
+	u64 now = sp_spin_clock();
+
+	if (now < *next)
+		return false;
+	*next = now + sp_spin_step;
+	return true;
+}
 
 static DEFINE_MUTEX(sp_cpu_lock);
 static DEFINE_PER_CPU(unsigned int, sp_cpu_users);
@@ -234,20 +296,25 @@ static unsigned long sp_switches(void)
 	return current->nvcsw + current->nivcsw;
 }
 
-/* The periodic check of a spin: completions, softirqs, stop, timeout. */
+/*
+ * The periodic check of a spin: softirqs, stop, timeout, and completions
+ * only in a stalled round trip.
+ */
 static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 {
 	unsigned long before;
 	u64 now;
 	int ret;
 
-	ret = sp_rconn_poll(rc);
-	if (ret < 0)
-		return ret;
 	sp_softirqs();
 	if (sp_should_stop(rc))
 		return -EINTR;
 	now = ktime_get_ns();
+	if (t->start && now - t->start > SP_STALL_NS) {
+		ret = sp_rconn_poll(rc);
+		if (ret < 0)
+			return ret;
+	}
 	if (now > t->deadline) {
 		snprintf(rc->msg, sizeof(rc->msg),
 			 "no answer within %llu s", SP_RTT_TIMEOUT_NS /
@@ -301,14 +368,15 @@ static int sp_reserve(struct sp_rconn *rc)
 static int sp_spin_cq(struct sp_rconn *rc, enum sp_wr what,
 		      unsigned int target, struct sp_trip *t)
 {
-	unsigned int spins = 0;
+	u64 next;
 	int ret;
 
+	sp_spin_start(&next);
 	while (rc->done[what] < target) {
 		ret = sp_rconn_poll(rc);
 		if (ret < 0)
 			return ret;
-		if (ret || ++spins % SP_SPIN_CHECK)
+		if (ret || !sp_spin_due(&next))
 			continue;
 		ret = sp_spin_check(rc, t);
 		if (ret)
@@ -325,7 +393,7 @@ static void sp_trip_start(struct sp_trip *t)
 
 static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 {
-	unsigned int spins = 0;
+	u64 next;
 	int ret;
 
 	WRITE_ONCE(*rc->sbuf.tail, tag);
@@ -333,9 +401,10 @@ static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 	ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
 	if (ret)
 		return ret;
+	sp_spin_start(&next);
 	while (READ_ONCE(*rc->rbuf.tail) != tag) {
 		cpu_relax();
-		if (++spins % SP_SPIN_CHECK)
+		if (!sp_spin_due(&next))
 			continue;
 		ret = sp_spin_check(rc, t);
 		if (ret)
@@ -566,19 +635,24 @@ out:
 	return ret;
 }
 
-/* The echo's periodic check: stop, idle timeout, the CPU shared. */
+/*
+ * The echo's periodic check: stop, idle timeout, the CPU shared, and
+ * completions only once it has waited a while.
+ */
 static int sp_echo_check(struct sp_rconn *rc, u64 idle_since)
 {
 	u64 now;
 	int ret;
 
-	ret = sp_rconn_poll(rc);
-	if (ret < 0)
-		return ret;
 	sp_softirqs();
 	if (sp_should_stop(rc))
 		return -EINTR;
 	now = ktime_get_ns();
+	if (now - idle_since > SP_STALL_NS) {
+		ret = sp_rconn_poll(rc);
+		if (ret < 0)
+			return ret;
+	}
 	if (now - idle_since > SP_IDLE_TIMEOUT_NS) {
 		snprintf(rc->msg, sizeof(rc->msg),
 			 "no message from the client for %llu s",
@@ -591,18 +665,17 @@ static int sp_echo_check(struct sp_rconn *rc, u64 idle_since)
 
 static int sp_echo_write(struct sp_rconn *rc)
 {
-	u64 since;
-	unsigned int spins;
+	u64 since, next;
 	u8 tag = 0;
 	int ret;
 
 	for (;;) {
 		tag = tag % 255 + 1;
 		since = ktime_get_ns();
-		spins = 0;
+		sp_spin_start(&next);
 		while (READ_ONCE(*rc->rbuf.tail) != tag) {
 			cpu_relax();
-			if (++spins % SP_SPIN_CHECK)
+			if (!sp_spin_due(&next))
 				continue;
 			ret = sp_echo_check(rc, since);
 			if (ret)
@@ -613,7 +686,13 @@ static int sp_echo_write(struct sp_rconn *rc)
 			return ret;
 		WRITE_ONCE(*rc->sbuf.tail, tag);
 		ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
-		if (ret)
+		/*
+		 * Its completion reaped now, while the answer is on its way,
+		 * so that sp_reserve() never polls with a message waiting.
+		 */
+		if (!ret)
+			ret = sp_rconn_poll(rc);
+		if (ret < 0)
 			return ret;
 	}
 }
@@ -621,19 +700,19 @@ static int sp_echo_write(struct sp_rconn *rc)
 /* Answers each receive with @reply: SEND, or RDMA WRITE with immediate. */
 static int sp_echo_recv(struct sp_rconn *rc, enum sp_wr reply)
 {
-	u64 since;
-	unsigned int spins, target;
+	unsigned int target;
+	u64 since, next;
 	int ret;
 
 	for (;;) {
 		target = rc->done[SP_WR_RECV] + 1;
 		since = ktime_get_ns();
-		spins = 0;
+		sp_spin_start(&next);
 		while (rc->done[SP_WR_RECV] < target) {
 			ret = sp_rconn_poll(rc);
 			if (ret < 0)
 				return ret;
-			if (ret || ++spins % SP_SPIN_CHECK)
+			if (ret || !sp_spin_due(&next))
 				continue;
 			ret = sp_echo_check(rc, since);
 			if (ret)

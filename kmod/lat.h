@@ -93,6 +93,8 @@ int sp_lat_server(struct sp_rconn *rc);
 int sp_lat_fill_samples(struct sk_buff *skb, struct sp_lat *lat, u64 *next,
 			u64 end);
 
+/* Times the period of the engines' spin checks (module init). */
+void sp_lat_spin_init(void);
 int sp_lat_cpu_get(int cpu, int node);
 void sp_lat_cpu_put(int cpu);
 

@@ -921,6 +921,7 @@ out:
 
 int __init sp_session_init(void)
 {
+	sp_lat_spin_init();
 	return netlink_register_notifier(&sp_session_nb);
 }
 
