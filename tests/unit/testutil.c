@@ -222,27 +222,33 @@ int run_suite(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* ---- trees in temporary directories (tune) -------------------------------- */
-
-char *tree_digest(const char *dir)
+char *shell_out(const char *cmd)
 {
-	char cmd[PATH_MAX + 256], *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
-	FILE *p, *m;
+	FILE *p = popen(cmd, "r"), *m;
 	int c;
 
-	snprintf(cmd, sizeof(cmd), "cd '%s' && find . -path ./var -prune -o -print | "
-		 "LC_ALL=C sort | while read -r f; do stat -c '%%n %%a' \"$f\"; "
-		 "[ ! -f \"$f\" ] || md5sum <\"$f\"; done", dir);
-	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	m = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(m);
 	while ((c = fgetc(p)) != EOF)
 		fputc(c, m);
 	fclose(m);
-	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(pclose(p) == 0, "%s: %s", cmd, buf);
 	return buf;
+}
+
+/* ---- trees in temporary directories (tune) -------------------------------- */
+
+char *tree_digest(const char *dir)
+{
+	char cmd[PATH_MAX + 256];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && find . -path ./var -prune -o -print | "
+		 "LC_ALL=C sort | while read -r f; do stat -c '%%n %%a' \"$f\"; "
+		 "[ ! -f \"$f\" ] || md5sum <\"$f\"; done", dir);
+	return shell_out(cmd);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

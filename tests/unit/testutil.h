@@ -74,6 +74,9 @@ size_t count_lines(const char *s);
 /* Runs every test of s (CK_NORMAL output); EXIT_SUCCESS when all pass. */
 int run_suite(Suite *s);
 
+/* The stdout of a shell command line, which must exit 0; free() it. */
+char *shell_out(const char *cmd);
+
 /* ---- trees in temporary directories (tune) -------------------------------- */
 
 /*

@@ -1828,24 +1828,6 @@ END_TEST
 
 #define MAN "../../user/man/sparkperf-ctl.8"
 
-/* The stdout of a shell command line, which must exit 0; free() it. */
-static char *shell_out(const char *cmd)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *p = popen(cmd, "r"), *m;
-	int c;
-
-	ck_assert_ptr_nonnull(p);
-	m = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(m);
-	while ((c = fgetc(p)) != EOF)
-		fputc(c, m);
-	fclose(m);
-	ck_assert_msg(pclose(p) == 0, "%s: %s", cmd, buf);
-	return buf;
-}
-
 /* s with every run of blanks (and of newlines too, with lines) made one space */
 static void squeeze(char *s, bool lines)
 {
