@@ -9,10 +9,11 @@
  * module's sampler when it can, else sysfs snapshots. "bench parse"
  * makes the same document from an output saved earlier.
  *
- * Here: the arguments of each bench. benchcmd.c and cmd_*.c build the
- * commands, benchexec.c runs a bench (benchrun.c runs the commands and reads
- * sysfs), benchparse.c and parse_*.c read their outputs, benchjson.c and
- * benchtext.c print the document.
+ * Here: the arguments of each bench; benchusage.c holds its help.
+ * benchcmd.c and cmd_*.c build the commands, benchexec.c runs a bench
+ * (benchrun.c runs the commands and reads sysfs), benchparse.c and
+ * parse_*.c read their outputs, benchjson.c and benchtext.c print the
+ * document.
  */
 #include <errno.h>
 #include <sched.h>
@@ -38,79 +39,6 @@
 #define NCCL_TIMEOUT_MS (1800 * 1000)
 #define LLM_TIMEOUT_MS (3600 * 1000)
 #define TIMEOUT_MAX_MS (24 * 3600 * 1000U)
-
-static const char bench_usage[] =
-	"Usage: sparkperf-ctl [ OPTIONS ] bench perftest peer ADDR[,ADDR...] [ dev DEV[,DEV...] ]\n"
-	"               [ peer-dev DEV[,DEV...] ] [ test TEST ] [ size SIZE ] [ qps N ]\n"
-	"               [ iters N | duration SECS ] [ port PORT ] [ gid-index N ]\n"
-	"               [ server SERVER ] [ ssh HOST ] [ out DIR [ force ] ] [ timeout TIME ]\n"
-	"               [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench iperf3 peer ADDR[,ADDR...] [ streams N ]\n"
-	"               [ cpus CPUS ] [ duration SECS ] [ port PORT ] [ server SERVER ]\n"
-	"               [ ssh HOST ] [ out DIR [ force ] ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench nccl [ hosts HOST[,HOST...] ] [ test COLL ]\n"
-	"               [ hca HCA ] [ sizes SIZES ] [ channels-per-peer CPP ] [ np N ]\n"
-	"               [ gpus N ] [ iters N ] [ warmup N ] [ nccl-tests DIR ]\n"
-	"               [ oob-if IFNAME ] [ min-busbw GBPS ] [ out DIR [ force ] ]\n"
-	"               [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench vllm model MODEL [ mode MODE ] [ image IMAGE ]\n"
-	"               [ isl N ] [ osl N ] [ concurrency N ] [ prompts N ] [ url URL ]\n"
-	"               [ out DIR [ force ] ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench sglang model MODEL [ mode MODE ] [ image IMAGE ]\n"
-	"               [ isl N ] [ osl N ] [ concurrency N ] [ prompts N ] [ url URL ]\n"
-	"               [ out DIR [ force ] ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench trtllm model MODEL [ image IMAGE ] [ isl N ]\n"
-	"               [ osl N ] [ concurrency N ] [ prompts N ] [ out DIR [ force ] ]\n"
-	"               [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench llama model FILE [ isl N ] [ osl N ]\n"
-	"               [ threads N ] [ llama-bench PATH ] [ image IMAGE ]\n"
-	"               [ out DIR [ force ] ] [ timeout TIME ] [ trace ] [ dry-run ]\n"
-	"       sparkperf-ctl [ OPTIONS ] bench parse TOOL FILE [ unit UNIT ] [ exit N ]\n"
-	"               [ hosts N ] [ min-busbw GBPS ] [ prompts N ]\n"
-	"       sparkperf-ctl bench help\n"
-	"where  OPTIONS := { -j[son] | -p[retty] }\n"
-	"       ADDR := the peer's address on a link to measure; several: one pair (perftest)\n"
-	"               or client (iperf3) each, all at once, added up\n"
-	"       DEV := this host's RDMA device for each ADDR (peer-dev: the peer's; default\n"
-	"              the same names)\n"
-	"       TEST := { write_bw | write_lat | read_bw | read_lat | send_bw | send_lat }\n"
-	"       SIZE := bytes per message (K = 1024, M = 1048576)\n"
-	"       SECS := whole seconds, 1..3600\n"
-	"       PORT := the first pair's TCP port, the next ones' after it; default 12000\n"
-	"               (perftest BW), 13000 (latency), 5201 (iperf3)\n"
-	"       SERVER := { none | local | ssh }: none (default) expects the servers to run on\n"
-	"                 the peer already (dry-run prints their commands), local starts them\n"
-	"                 on this host, ssh on HOST (default the first ADDR) over ssh;\n"
-	"                 ssh HOST is for server ssh only\n"
-	"       CPUS := a CPU list for each client, '/' between them (0-9/10-19), or auto;\n"
-	"               CPUs this host has (its affinity)\n"
-	"       HOST := an mpirun host, HOST:SLOTS its ranks (as is); the others an equal\n"
-	"               share of np (default the slots, 1 a host without)\n"
-	"       COLL := { sendrecv | all_reduce | all_gather }, default sendrecv\n"
-	"       HCA := NCCL_IB_HCA (rocep1s0f0,roceP2p1s0f0; prefixes, '=' exact, '^' not)\n"
-	"       SIZES := A..B, default 256M..4G (K, M, G: powers of 1024), factor 2\n"
-	"       CPP := NCCL_NCHANNELS_PER_NET_PEER: a number, or sweep (1, 2, 4, 8, 16:\n"
-	"              one run each)\n"
-	"       DIR := output directory (created), empty unless force (its files are\n"
-	"              overwritten); default a new /tmp/sparkperf-bench-*;\n"
-	"              nccl-tests: where the *_perf binaries are, default ~/nccl-tests/build\n"
-	"       TIME := how long each group of clients, or each step, may take: seconds or\n"
-	"               with a unit (ms, s, m, h); default 300 s (+ duration), nccl\n"
-	"               30 min, LLMs 1 h\n"
-	"       GBPS := bus bandwidth in GB/s (10^9 bytes/s) to warn under; default\n"
-	"               21.875 for two hosts of one rank each (two Sparks)\n"
-	"       MODE := { serve | throughput | offline }: vllm serve|throughput, sglang\n"
-	"               serve|offline (serve: against the server at URL); concurrency is\n"
-	"               for serve and trtllm\n"
-	"       URL := http[s]://HOST[:PORT][/PATH]\n"
-	"       IMAGE := the container image; default the guide's; none: run on this host\n"
-	"       TOOL := { perftest | iperf3 | nccl | mpirun | vllm | sglang | trtllm | llama }\n"
-	"       FILE := (parse) the saved output, up to 64 MiB; - reads standard input\n"
-	"       UNIT := { gbit | mib }: the unit of a perftest output that does not say it\n"
-	"               (--out_json, text without its header)\n"
-	"Rates: Gbit/s = 10^9 bit/s, GB/s = 10^9 byte/s, MiB/s = 2^20 byte/s.\n"
-	"nccl: busbw x 8 = Gbit/s each way for two ranks. Exit status 1 when the\n"
-	"verdict is fail.\n";
 
 /* ---- arguments ------------------------------------------------------------------ */
 
@@ -688,8 +616,8 @@ int sp_cmd_bench(const struct sp_ctx *ctx, int argc, char **argv)
 		return sp_usage_error("bench", "Missing bench: perftest, iperf3, nccl, vllm, sglang, "
 				      "trtllm, llama or parse");
 	/* "bench perftest help" as well as "bench help" */
-	if (argc > 1 && sp_help_requested(argc - 1, argv + 1, bench_usage))
+	if (argc > 1 && sp_help_requested(argc - 1, argv + 1, sp_bench_usage))
 		return SP_EXIT_OK;
-	return sp_cmd_dispatch(ctx, "bench", bench_cmds, ARRAY_SIZE(bench_cmds), bench_usage,
+	return sp_cmd_dispatch(ctx, "bench", bench_cmds, ARRAY_SIZE(bench_cmds), sp_bench_usage,
 			       argc, argv);
 }

@@ -59,6 +59,9 @@ int sp_bench_prepare(struct sp_bench *b);
 /* Builds (build's return: 0, -ENOMEM, -EINVAL), runs, prints, frees; an exit status. */
 int sp_bench_finish(struct sp_bench *b, int built, int argc, char **argv);
 
+/* The help of sparkperf-ctl bench (benchusage.c). */
+extern const char sp_bench_usage[];
+
 /* Parses text as the tool's output into r, and judges it. 0 or -ENOMEM. */
 int sp_bench_parse_judge(struct sp_bench_result *r, const char *text, const char *json,
 			 int exit_status, const struct sp_bench *b, enum sp_perftest_unit unit,
