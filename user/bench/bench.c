@@ -2,7 +2,8 @@
 /*
  * sparkperf-ctl bench: runs the benchmarks the field uses between Sparks
  * (perftest, iperf3, nccl-tests under mpirun) and on one Spark (vLLM,
- * SGLang, TensorRT-LLM, llama.cpp) as the DGX Spark performance guide and
+ * SGLang, TensorRT-LLM, llama.cpp, TensorRT's diffusion demo, the
+ * fine-tuning playbook) as the DGX Spark performance guide and
  * the two-Spark blog run them, and turns what they print into one result
  * document: the exact command lines, how each ended, the parsed metrics with
  * their units, a verdict, and (trace) the devices' counters: a trace by the
@@ -38,6 +39,7 @@
 #define NET_TIMEOUT_MS (300 * 1000)
 #define NCCL_TIMEOUT_MS (1800 * 1000)
 #define LLM_TIMEOUT_MS (3600 * 1000)
+#define FINETUNE_TIMEOUT_MS (3 * 3600 * 1000)
 #define TIMEOUT_MAX_MS (24 * 3600 * 1000U)
 
 /* ---- arguments ------------------------------------------------------------------ */
@@ -431,6 +433,19 @@ enum {
 	LL_THREADS, LL_N
 };
 
+/* One Spark: every RDMA port traced, for multi-node work that would use them. */
+static int trace_all_rdma(struct sp_bench *b)
+{
+	struct sp_bench_lines all = { 0 };
+	size_t i;
+	int ret = sp_bench_hca_devs("/sys", NULL, &all);
+
+	for (i = 0; !ret && i < all.n; i++)
+		ret = sp_bench_devices_add_rdma(&b->devs, all.v[i]);
+	sp_bench_lines_free(&all);
+	return ret;
+}
+
 static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 {
 	struct sp_bench b = {
@@ -457,9 +472,8 @@ static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 				 .dst = &o.threads },
 		COMMON_KV(&b.c),
 	};
-	struct sp_bench_lines all = { 0 };
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t i, n_kv = ARRAY_SIZE(kv);
+	size_t n_kv = ARRAY_SIZE(kv);
 	int rc, built;
 
 	rc = parse_kv(b.name, argc, argv, kv, n_kv);
@@ -497,13 +511,8 @@ static int bench_llm(enum sp_llm_tool tool, int argc, char **argv)
 		b.file_text = sp_bench_trtllm_config;
 	}
 	built = sp_bench_llm_cmds(&o, &b.cmds);
-	if (!built && b.c.trace) {
-		/* one Spark: every RDMA port, for multi-node serving that would use them */
-		built = sp_bench_hca_devs("/sys", NULL, &all);
-		for (i = 0; !built && i < all.n; i++)
-			built = sp_bench_devices_add_rdma(&b.devs, all.v[i]);
-	}
-	sp_bench_lines_free(&all);
+	if (!built && b.c.trace)
+		built = trace_all_rdma(&b);
 	return sp_bench_finish(&b, built, argc, argv);
 }
 
@@ -518,6 +527,99 @@ LLM_BENCH(vllm, SP_LLM_VLLM)
 LLM_BENCH(sglang, SP_LLM_SGLANG)
 LLM_BENCH(trtllm, SP_LLM_TRTLLM)
 LLM_BENCH(llama, SP_LLM_LLAMA)
+
+/* ---- bench imagegen, finetune ---------------------------------------------------------- */
+
+enum { GN_TEST, GN_BATCH, GN_STEPS, GN_IMAGE, GN_DIR, GN_N };
+
+/* "test A,B": each known, once. */
+static int parse_tests(const char *bench, const char *test, struct sp_list *tests,
+		       bool (*valid)(const char *name), const char *names)
+{
+	size_t i, j;
+	int rc = parse_words("test list", test, tests, 3);
+
+	for (i = 0; !rc && i < tests->n; i++) {
+		if (!valid(tests->items[i]))
+			return sp_usage_error("bench", "bench %s: invalid test '%s' (%s)", bench,
+					      tests->items[i], names);
+		for (j = 0; j < i; j++)
+			if (!strcmp(tests->items[i], tests->items[j]))
+				return sp_usage_error("bench", "bench %s: test '%s' given twice",
+						      bench, tests->items[i]);
+	}
+	return rc;
+}
+
+/* The guide's Image Generation (imagegen) and Fine-tuning (finetune) sections. */
+static int bench_gen(enum sp_bench_tool tool, int argc, char **argv)
+{
+	bool img = tool == SP_BENCH_IMAGEGEN;
+	struct sp_bench b = {
+		.name = sp_bench_tool_str(tool),
+		.default_timeout_ms = img ? LLM_TIMEOUT_MS : FINETUNE_TIMEOUT_MS,
+	};
+	struct sp_bench_gen_opts o = { 0 };
+	const char *test = NULL, *dkey = img ? "demo" : "playbooks";
+	struct sp_list tests = { 0 };
+	char dir[4096];
+	struct sp_kv kv[] = {
+		[GN_TEST] = { .key = "test", .what = "test list", .type = SP_KV_STRING, .dst = &test },
+		[GN_BATCH] = { .key = "batch", .what = "batch size", .type = SP_KV_U32, .min = 1,
+			       .max = 256, .dst = &o.batch },
+		[GN_STEPS] = { .key = "steps", .what = "denoising steps", .type = SP_KV_U32,
+			       .min = 1, .max = 10000, .dst = &o.steps },
+		[GN_IMAGE] = { .key = "image", .type = SP_KV_STRING, .dst = &o.image },
+		[GN_DIR] = { .key = dkey, .what = "directory", .type = SP_KV_STRING, .dst = &o.dir },
+		COMMON_KV(&b.c),
+	};
+	int rc, built;
+
+	rc = parse_kv(b.name, argc, argv, kv, ARRAY_SIZE(kv));
+	if (!rc && test)
+		rc = parse_tests(b.name, test, &tests, img ? sp_bench_imagegen_test_valid :
+				 sp_bench_finetune_test_valid, img ? "flux, sdxl" : "lora, qlora, full");
+	if (!rc && !img && (kv[GN_BATCH].seen || kv[GN_STEPS].seen))
+		rc = sp_usage_error("bench", "bench finetune: batch and steps are for imagegen");
+	if (!rc && o.dir && (!o.image || strcmp(o.image, "none")))
+		rc = sp_usage_error("bench", "bench %s: %s is for image none", b.name, dkey);
+	if (!rc)
+		rc = sp_bench_prepare(&b);
+	if (rc)
+		goto out;
+	o.tests = (const char *const *)tests.items;
+	o.n_tests = tests.n;
+	o.home = getenv("HOME") ? getenv("HOME") : "/root";
+	o.out_dir = b.out_dir;
+	if (!o.dir) {
+		snprintf(dir, sizeof(dir), "%s/%s", o.home,
+			 img ? "TensorRT/demo/Diffusion" : "dgx-spark-playbooks");
+		o.dir = dir;
+	}
+	if (!img) {
+		b.file_name = SP_BENCH_FINETUNE_HOOK_NAME;
+		b.file_text = sp_bench_finetune_hook;
+	}
+	built = img ? sp_bench_imagegen_cmds(&o, &b.cmds) : sp_bench_finetune_cmds(&o, &b.cmds);
+	if (!built && b.c.trace)
+		built = trace_all_rdma(&b);
+	rc = sp_bench_finish(&b, built, argc, argv);
+out:
+	sp_list_free(&tests);
+	return rc;
+}
+
+static int bench_imagegen(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return bench_gen(SP_BENCH_IMAGEGEN, argc, argv);
+}
+
+static int bench_finetune(const struct sp_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	return bench_gen(SP_BENCH_FINETUNE, argc, argv);
+}
 
 /* ---- bench parse --------------------------------------------------------------------- */
 
@@ -607,6 +709,8 @@ static const struct sp_cmd bench_cmds[] = {
 	{ "sglang", bench_sglang },
 	{ "trtllm", bench_trtllm },
 	{ "llama", bench_llama },
+	{ "imagegen", bench_imagegen },
+	{ "finetune", bench_finetune },
 	{ "parse", bench_parse },
 };
 
@@ -614,7 +718,7 @@ int sp_cmd_bench(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	if (!argc)
 		return sp_usage_error("bench", "Missing bench: perftest, iperf3, nccl, vllm, sglang, "
-				      "trtllm, llama or parse");
+				      "trtllm, llama, imagegen, finetune or parse");
 	/* "bench perftest help" as well as "bench help" */
 	if (argc > 1 && sp_help_requested(argc - 1, argv + 1, sp_bench_usage))
 		return SP_EXIT_OK;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The commands of benchcmd.h: how one is built (cmdbuild.h), written as a
- * shell line, and started on the server side; each tool's builder is a file
- * of its own (cmd_perftest.c, cmd_iperf3.c, cmd_nccl.c, cmd_llm.c). Where an
- * option is the guide's or the blog's, the words and their order are
- * theirs, so that a dry run reads like the recipe it replaces.
+ * shell line, started on the server side or in a container; each tool's
+ * builder is a file of its own (cmd_perftest.c, cmd_iperf3.c, cmd_nccl.c,
+ * cmd_llm.c, cmd_imagegen.c, cmd_finetune.c). Where an option is the
+ * guide's or the blog's, the words and their order are theirs, so that a
+ * dry run reads like the recipe it replaces.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -295,6 +296,72 @@ void sp_bench_server_new(struct sp_bench_builder *b, enum sp_bench_server server
 	}
 	if (server != SP_BENCH_SERVER_NONE)
 		sp_bench_words(b, line_buffered, ARRAY_SIZE(line_buffered));
+}
+
+/* ---- containers -------------------------------------------------------------------- */
+
+void sp_bench_container(struct sp_bench_builder *b, const char *image, const char *home,
+			const char *out_dir, bool ulimits)
+{
+	sp_bench_arg(b, "docker");
+	sp_bench_arg(b, "run");
+	sp_bench_opt(b, "--rm", "--gpus");
+	sp_bench_arg(b, "all");
+	sp_bench_opt(b, "--ipc", "host");
+	sp_bench_opt(b, "--network", "host");
+	if (ulimits) {
+		sp_bench_opt(b, "--ulimit", "memlock=-1");
+		sp_bench_opt(b, "--ulimit", "stack=67108864");
+	}
+	sp_bench_opt(b, "-e", "HF_TOKEN");
+	sp_bench_opt(b, "-v", "%s/.cache/huggingface:/root/.cache/huggingface", home);
+	sp_bench_opt(b, "-v", "%s:%s", out_dir, SP_BENCH_CONTAINER_OUT);
+	sp_bench_arg(b, "%s", image);
+}
+
+void sp_bench_shell_step(struct sp_bench_builder *b, enum sp_bench_tool tool, const char *name,
+			 const char *image, const char *home, const char *out_dir,
+			 const char *setup, const char *dir, const char *line)
+{
+	char *where;
+
+	sp_bench_cmd_new(b, SP_BENCH_ROLE_STEP, tool, "%s", name);
+	if (image) {
+		sp_bench_container(b, image, home, out_dir, false);
+		sp_bench_arg(b, "bash");
+		sp_bench_opt(b, "-lc", "%s && %s", setup, line);
+		return;
+	}
+	where = sp_bench_quote(dir);
+	if (!where) {
+		b->err = -ENOMEM;
+		return;
+	}
+	sp_bench_arg(b, "sh");
+	sp_bench_opt(b, "-c", "cd %s && %s", where, line);
+	free(where);
+}
+
+int sp_bench_gen_cmds(const struct sp_bench_gen_opts *o, struct sp_bench_cmds *out,
+		      int (*index)(const char *test), size_t n,
+		      void (*step)(struct sp_bench_builder *b, const struct sp_bench_gen_opts *o,
+				   const char *image, size_t i))
+{
+	const char *image = o->image ? o->image : SP_BENCH_PYTORCH_IMAGE;
+	struct sp_bench_builder b = { .cmds = out };
+	size_t i;
+	int t;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < (o->n_tests ? o->n_tests : n); i++) {
+		t = o->n_tests ? index(o->tests[i]) : (int)i;
+		if (t < 0) {
+			sp_bench_cmds_free(out);
+			return t;
+		}
+		step(&b, o, strcmp(image, "none") ? image : NULL, (size_t)t);
+	}
+	return sp_bench_done(&b);
 }
 
 /* ---- numbers ------------------------------------------------------------------------ */

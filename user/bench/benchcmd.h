@@ -220,6 +220,36 @@ int sp_bench_llm_cmds(const struct sp_bench_llm_opts *o, struct sp_bench_cmds *o
 extern const char sp_bench_trtllm_config[];
 #define SP_BENCH_TRTLLM_CONFIG_NAME "extra-llm-api-config.yml"
 
+/* ---- image generation and fine-tuning ------------------------------------------ */
+
+/* The guide's container of both: TensorRT's demo/Diffusion, the fine-tuning playbook. */
+#define SP_BENCH_PYTORCH_IMAGE "nvcr.io/nvidia/pytorch:25.12-py3"
+
+struct sp_bench_gen_opts {
+	const char *const *tests;	/* imagegen: flux, sdxl; finetune: lora, qlora, full */
+	size_t n_tests;			/* 0: all of them, in that order */
+	uint32_t batch, steps;		/* imagegen; 0: the guide's for each model */
+	const char *image;		/* NULL: the guide's; "none": run on this host */
+	const char *dir;		/* image none: demo/Diffusion, or the playbooks' clone */
+	const char *home;		/* $HOME: its Hugging Face cache is mounted */
+	const char *out_dir;
+};
+
+/* Is name one of the bench's tests? */
+bool sp_bench_imagegen_test_valid(const char *name);
+bool sp_bench_finetune_test_valid(const char *name);
+/* One step per test. 0, -EINVAL (a test unknown) or -ENOMEM. */
+int sp_bench_imagegen_cmds(const struct sp_bench_gen_opts *o, struct sp_bench_cmds *out);
+int sp_bench_finetune_cmds(const struct sp_bench_gen_opts *o, struct sp_bench_cmds *out);
+
+/*
+ * What makes the fine-tuning scripts' python print its CUDA memory peak at
+ * exit (they print none): a sitecustomize.py written to the output
+ * directory, which is on the script's PYTHONPATH.
+ */
+extern const char sp_bench_finetune_hook[];
+#define SP_BENCH_FINETUNE_HOOK_NAME "sitecustomize.py"
+
 /* ---- numbers on the command line ------------------------------------------------ */
 
 /* A decimal number >= 0 ("21.875"); -EINVAL otherwise. */

@@ -119,6 +119,11 @@ int sp_bench_parse_judge(struct sp_bench_result *r, const char *text, const char
 			sp_nccl_free(&j);
 		}
 		return ret ? ret : sp_nccl_judge(&r->u.nccl, exit_status, b->hosts, b->min_busbw, v);
+	case SP_BENCH_IMAGEGEN:
+	case SP_BENCH_FINETUNE:
+		ret = r->tool == SP_BENCH_IMAGEGEN ? sp_imagegen_parse(text, &r->u.llm) :
+		      sp_finetune_parse(text, &r->u.llm);
+		return ret ? ret : sp_gen_judge(&r->u.llm, exit_status, v);
 	case SP_BENCH_NONE:
 		return 0;
 	default:

@@ -140,6 +140,43 @@ void sp_bench_copy_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* "ValueError: ...", "torch.OutOfMemoryError: ...": a dotted name ending so, then a colon */
+static bool python_exception(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+
+	if (!n || s[n] != ':')
+		return false;
+	return (n >= 5 && !strncmp(s + n - 5, "Error", 5)) ||
+	       (n >= 9 && !strncmp(s + n - 9, "Exception", 9));
+}
+
+bool sp_bench_python_error(const char *text, char *buf, size_t size)
+{
+	char line[LINE_MAX_LEN], *t;
+	bool found = false;
+
+	while (sp_bench_next_line(&text, line, sizeof(line))) {
+		t = sp_bench_trim(line);
+		if (python_exception(t) || strstr(t, ": error: ")) {
+			sp_bench_copy_str(buf, size, t);
+			found = true;
+		}
+	}
+	return found;
+}
+
+int sp_bench_metric_add(struct sp_llm *l, const char *name, double value)
+{
+	if (!GROW(l->metrics, l->n_metrics))
+		return -ENOMEM;
+	l->metrics[l->n_metrics].name = strdup(name);
+	if (!l->metrics[l->n_metrics].name)
+		return -ENOMEM;
+	l->metrics[l->n_metrics++].value = value;
+	return 0;
+}
+
 /* ---- numbers in range ---------------------------------------------------------- */
 
 bool sp_bench_int_of(double v, int64_t min, int64_t max, int64_t *out)
@@ -398,6 +435,7 @@ static const char *const tool_names[] = {
 	[SP_BENCH_PERFTEST] = "perftest", [SP_BENCH_IPERF3] = "iperf3",
 	[SP_BENCH_NCCL] = "nccl", [SP_BENCH_VLLM] = "vllm", [SP_BENCH_SGLANG] = "sglang",
 	[SP_BENCH_TRTLLM] = "trtllm", [SP_BENCH_LLAMA] = "llama",
+	[SP_BENCH_IMAGEGEN] = "imagegen", [SP_BENCH_FINETUNE] = "finetune",
 };
 
 const char *sp_bench_tool_str(enum sp_bench_tool tool)

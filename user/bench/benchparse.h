@@ -344,14 +344,30 @@ void sp_llm_free(struct sp_llm *l);
 /* Failed requests fail the run even when the exit status was 0. */
 int sp_llm_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdict *v);
 
+/* ---- image generation and fine-tuning ------------------------------------------ */
+
+/*
+ * Their results are metrics as an LLM benchmark's are (struct sp_llm, its
+ * tool unused). Image generation: TensorRT demo/Diffusion's latency tables
+ * (parse_imagegen.c), one per run; completed: the runs. Fine-tuning: the
+ * Hugging Face Trainer's log lines (parse_finetune.c) and the memory peak
+ * that the bench's sitecustomize.py prints; completed: the training runs
+ * that ended; failed (when there are some): the last one's logged steps
+ * whose loss is not a number. 0 or -ENOMEM.
+ */
+int sp_imagegen_parse(const char *text, struct sp_llm *out);
+int sp_finetune_parse(const char *text, struct sp_llm *out);
+/* No result fails the run, a non-finite training loss too. */
+int sp_gen_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdict *v);
+
 /* ---- one parsed output, of any tool ------------------------------------------- */
 
 enum sp_bench_tool {
 	SP_BENCH_PERFTEST, SP_BENCH_IPERF3, SP_BENCH_NCCL, SP_BENCH_VLLM, SP_BENCH_SGLANG,
-	SP_BENCH_TRTLLM, SP_BENCH_LLAMA, SP_BENCH_NONE,
+	SP_BENCH_TRTLLM, SP_BENCH_LLAMA, SP_BENCH_IMAGEGEN, SP_BENCH_FINETUNE, SP_BENCH_NONE,
 };
 
-/* "perftest", "iperf3", "nccl", "vllm", "sglang", "trtllm", "llama" */
+/* "perftest", "iperf3", "nccl", "vllm", "sglang", "trtllm", "llama", "imagegen", "finetune" */
 const char *sp_bench_tool_str(enum sp_bench_tool tool);
 /* Those names, and "mpirun" (nccl's launcher); -EINVAL otherwise. */
 int sp_bench_tool_parse(const char *s, enum sp_bench_tool *tool);
@@ -365,7 +381,7 @@ struct sp_bench_result {
 		struct sp_perftest perftest;
 		struct sp_iperf3 iperf3;
 		struct sp_nccl nccl;
-		struct sp_llm llm;	/* vllm, sglang, trtllm, llama */
+		struct sp_llm llm;	/* vllm, sglang, trtllm, llama, imagegen, finetune */
 	} u;
 };
 

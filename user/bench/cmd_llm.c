@@ -60,29 +60,11 @@ struct llm_ctx {
 	bool in_process;		/* the engine runs in the container: the guide's ulimits */
 };
 
-/*
- * The guide's "docker run" (less -it: the output is captured), with the
- * output directory mounted, HF_TOKEN passed by name (its value never shows
- * in a command line), then the image.
- */
+/* The tool's container, when it runs in one. */
 static void llm_container(struct sp_bench_builder *b, const struct llm_ctx *x)
 {
-	if (!x->image)
-		return;
-	sp_bench_arg(b, "docker");
-	sp_bench_arg(b, "run");
-	sp_bench_opt(b, "--rm", "--gpus");
-	sp_bench_arg(b, "all");
-	sp_bench_opt(b, "--ipc", "host");
-	sp_bench_opt(b, "--network", "host");
-	if (x->in_process) {
-		sp_bench_opt(b, "--ulimit", "memlock=-1");
-		sp_bench_opt(b, "--ulimit", "stack=67108864");
-	}
-	sp_bench_opt(b, "-e", "HF_TOKEN");
-	sp_bench_opt(b, "-v", "%s/.cache/huggingface:/root/.cache/huggingface", x->o->home);
-	sp_bench_opt(b, "-v", "%s:%s", x->o->out_dir, SP_BENCH_CONTAINER_OUT);
-	sp_bench_arg(b, "%s", x->image);
+	if (x->image)
+		sp_bench_container(b, x->image, x->o->home, x->o->out_dir, x->in_process);
 }
 
 /* The step's standard output is data, the file name in the output directory. */

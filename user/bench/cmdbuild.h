@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How the builders of benchcmd.h (cmd_perftest.c, cmd_iperf3.c, cmd_nccl.c,
- * cmd_llm.c) make a command, in benchcmd.c: a new command, its words and
- * fields one call each; the first allocation that fails is remembered and
- * every later call does nothing, so a builder checks once, at the end.
+ * cmd_llm.c, cmd_imagegen.c, cmd_finetune.c) make a command, in benchcmd.c:
+ * a new command, its words and fields one call each; the first allocation
+ * that fails is remembered and every later call does nothing, so a builder
+ * checks once, at the end.
  * Only bench/'s builders include it.
  */
 #ifndef SPARKPERF_CTL_CMDBUILD_H
@@ -78,5 +79,33 @@ const char *str(type v)								\
  */
 void sp_bench_server_new(struct sp_bench_builder *b, enum sp_bench_server server,
 			 const char *ssh_host, const char *peer, const char *ready, size_t i);
+
+/*
+ * The guide's "docker run" (less -it: the output is captured) of image,
+ * with the output directory mounted at SP_BENCH_CONTAINER_OUT and HF_TOKEN
+ * passed by name (its value never shows in a command line); ulimits: the
+ * guide's memlock and stack limits, for an engine in the container.
+ */
+void sp_bench_container(struct sp_bench_builder *b, const char *image, const char *home,
+			const char *out_dir, bool ulimits);
+
+/*
+ * A step named name that runs one shell line: in a container of image,
+ * after the setup there (bash -lc "SETUP && LINE"); image NULL: on this
+ * host, in dir (sh -c "cd DIR && LINE").
+ */
+void sp_bench_shell_step(struct sp_bench_builder *b, enum sp_bench_tool tool, const char *name,
+			 const char *image, const char *home, const char *out_dir,
+			 const char *setup, const char *dir, const char *line);
+
+/*
+ * The steps of a bench of named tests (imagegen, finetune): step() for each
+ * of o's tests, whose index index() gives, or for each of all n. 0,
+ * -EINVAL (a test that index() does not know) or -ENOMEM.
+ */
+int sp_bench_gen_cmds(const struct sp_bench_gen_opts *o, struct sp_bench_cmds *out,
+		      int (*index)(const char *test), size_t n,
+		      void (*step)(struct sp_bench_builder *b, const struct sp_bench_gen_opts *o,
+				   const char *image, size_t i));
 
 #endif

@@ -36,6 +36,16 @@ bool sp_bench_u64(const char *s, uint64_t *v);
 void sp_bench_copy_str(char *dst, size_t size, const char *src);
 
 /*
+ * The last line of text that says why a Python program ended: its exception
+ * ("torch.OutOfMemoryError: CUDA out of memory. ...") or argparse's
+ * "PROG: error: ...", trimmed, into buf[size]; false without one.
+ */
+bool sp_bench_python_error(const char *text, char *buf, size_t size);
+
+/* One more metric of a result: a copy of name (with its unit), its value. 0 or -ENOMEM. */
+int sp_bench_metric_add(struct sp_llm *l, const char *name, double value);
+
+/*
  * The one way a parser turns a number of an output into an integer field,
  * and checks a measured value: a number out of range is recorded in bad
  * (struct sp_bench_invalid) as written, never cast into another.
