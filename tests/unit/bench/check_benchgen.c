@@ -760,6 +760,45 @@ START_TEST(test_cli_imagegen_fails)
 }
 END_TEST
 
+/*
+ * The bash completion reads the keywords and their values from the help:
+ * the two benches complete with nothing of their own in it.
+ */
+START_TEST(test_completion)
+{
+	static const struct {
+		const char *words;
+		const char *reply;
+	} cases[] = {
+		{ "bench imagegen \"\"", "test batch steps image demo out force timeout trace dry-run" },
+		{ "bench imagegen test flux,", "flux,flux flux,sdxl" },
+		{ "bench finetune test \"\"", "lora qlora full" },
+		{ "bench finetune \"\"", "test image playbooks out force timeout trace dry-run" },
+		{ "bench parse \"\"", "perftest iperf3 nccl mpirun vllm sglang trtllm llama imagegen "
+		  "finetune" },
+	};
+	char cmd[1024], got[512];
+	size_t i, len;
+	FILE *p;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(cmd, sizeof(cmd), "PATH=../../user:$PATH bash -c '. "
+			 "../../user/completion/sparkperf-ctl; set -- sparkperf-ctl %s; "
+			 "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); _sparkperf_ctl; "
+			 "echo \"${COMPREPLY[*]}\"' 2>&1", cases[i].words);
+		/* "" in the words: the empty word being completed */
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		len = fread(got, 1, sizeof(got) - 1, p);
+		got[len] = '\0';
+		ck_assert_int_eq(pclose(p), 0);
+		ck_assert_uint_gt(len, 0);
+		got[len - 1] = '\0';
+		ck_assert_msg(!strcmp(got, cases[i].reply), "%s: '%s'", cases[i].words, got);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("benchgen");
@@ -785,6 +824,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_cli_parse);
 	tcase_add_test(tc, test_cli_finetune_run);
 	tcase_add_test(tc, test_cli_imagegen_fails);
+	tcase_add_test(tc, test_completion);
 	suite_add_tcase(s, tc);
 	return s;
 }
