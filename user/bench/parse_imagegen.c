@@ -131,9 +131,12 @@ static void throughput(struct tables *t, char *rest, const char *orig)
 {
 	char *tok[3];
 	double v, images;
+	size_t n = sp_bench_split(rest, tok, 3);
 
-	if (sp_bench_split(rest, tok, 3) != 2 || strcmp(tok[1], "image/s") ||
-	    !sp_bench_num(tok[0], &v) || v <= 0 || !t->runs)
+	/* another tool's throughput (TensorRT's "qps") is not the demo's */
+	if (n == 2 && strcmp(tok[1], "image/s"))
+		return;
+	if (n != 2 || !sp_bench_num(tok[0], &v) || v <= 0 || !t->runs)
 		return fail(t, "malformed throughput", orig);
 	t->sum_images_per_s += v;
 	t->n_throughput++;

@@ -298,6 +298,7 @@ static const char flux_two_runs[] =
 START_TEST(test_imagegen_flux_runs)
 {
 	struct sp_llm l;
+	char *text;
 
 	ck_assert_int_eq(sp_imagegen_parse(flux_two_runs, &l), 0);
 	ck_assert_uint_eq(l.completed, 2);
@@ -313,6 +314,14 @@ START_TEST(test_imagegen_flux_runs)
 	ck_assert_double_eq_tol(metric(&l, "latency_per_image_ms"), 562.5, 1e-9);
 	ck_assert_double_eq(metric(&l, "denoising_steps"), 4);
 	sp_llm_free(&l);
+
+	/* a throughput in another unit, before the runs, is not theirs */
+	ck_assert_int_ge(asprintf(&text, "Throughput: 120.5 qps\n%s", flux_two_runs), 0);
+	ck_assert_int_eq(sp_imagegen_parse(text, &l), 0);
+	ck_assert_ptr_null(l.error);
+	ck_assert_double_eq_tol(metric(&l, "throughput_images_per_s"), 1.8, 1e-9);
+	sp_llm_free(&l);
+	free(text);
 }
 END_TEST
 
