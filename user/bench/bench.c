@@ -532,12 +532,12 @@ LLM_BENCH(llama, SP_LLM_LLAMA)
 
 enum { GN_TEST, GN_BATCH, GN_STEPS, GN_IMAGE, GN_DIR, GN_N };
 
-/* "test A,B": each known, once. */
+/* "test A,B": each known, once (so no more than there are). */
 static int parse_tests(const char *bench, const char *test, struct sp_list *tests,
 		       bool (*valid)(const char *name), const char *names)
 {
 	size_t i, j;
-	int rc = parse_words("test list", test, tests, 3);
+	int rc = parse_words("test list", test, tests, BENCH_PEERS_MAX);
 
 	for (i = 0; !rc && i < tests->n; i++) {
 		if (!valid(tests->items[i]))

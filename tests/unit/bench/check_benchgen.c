@@ -618,6 +618,7 @@ static const struct {
 	const char *err;
 } refused[] = {
 	{ { "imagegen", "test", "flux,flux" }, "bench imagegen: test 'flux' given twice" },
+	{ { "imagegen", "test", "flux,sdxl,flux,sdxl" }, "bench imagegen: test 'flux' given twice" },
 	{ { "imagegen", "test", "flux,lora" }, "bench imagegen: invalid test 'lora' (flux, sdxl)" },
 	{ { "finetune", "test", "sdxl" }, "bench finetune: invalid test 'sdxl' (lora, qlora, full)" },
 	{ { "finetune", "steps", "8" }, "bench finetune: batch and steps are for imagegen" },
