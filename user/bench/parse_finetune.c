@@ -77,37 +77,30 @@ static void value(struct entry *e, int k, const char *s, size_t len)
 }
 
 /*
- * "{'key': value, ...}" from its '{' on: the known keys' values; false if
- * it is not a dict of that form. Values hold no comma: numbers, quoted
- * numbers, short strings.
+ * "{'key': value, ...}" from its '{' on: the known keys' values; false if it
+ * is not a dict. Each key is looked up, so that a value of another form
+ * (a tensor's repr, with commas) is no matter; values hold no comma.
  */
 static bool dict(const char *s, struct entry *e)
 {
-	const char *k, *v, *end;
+	const char *end = strchr(s, '}'), *k, *v;
+	char pat[48];
 	size_t i;
 
 	memset(e, 0, sizeof(*e));
-	if (*s++ != '{')
+	if (strncmp(s, "{'", 2) || !end)
 		return false;
-	while (*s == '\'') {
-		k = ++s;
-		s = strchr(s, '\'');
-		if (!s || s[1] != ':' || s[2] != ' ')
-			return false;
-		v = s + 3;
-		end = v + strcspn(v, ",}");
-		if (!*end)
-			return false;
-		for (i = 0; i < K_N; i++)
-			if (strlen(keys[i]) == (size_t)(s - k) && !strncmp(k, keys[i], s - k))
-				value(e, (int)i, v, (size_t)(end - v));
-		if (*end == '}')
-			return true;
-		s = end + 1;
-		while (*s == ' ')
-			s++;
+	for (i = 0; i < K_N; i++) {
+		snprintf(pat, sizeof(pat), "'%s': ", keys[i]);
+		for (k = strstr(s, pat); k && k < end; k = strstr(k + 1, pat)) {
+			if (k[-1] != '{' && k[-1] != ' ')
+				continue;
+			v = k + strlen(pat);
+			value(e, (int)i, v, strcspn(v, ",}"));
+			break;
+		}
 	}
-	return false;
+	return true;
 }
 
 static void fail(struct log *g, const char *what, const char *line)

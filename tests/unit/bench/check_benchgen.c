@@ -414,6 +414,7 @@ static const char warmup_then_run[] =
 START_TEST(test_finetune_runs)
 {
 	struct sp_llm l;
+	char *text;
 
 	ck_assert_int_eq(sp_finetune_parse(warmup_then_run, &l), 0);
 	ck_assert_ptr_null(l.error);
@@ -429,6 +430,21 @@ START_TEST(test_finetune_runs)
 	ck_assert_double_eq(metric(&l, "peak_memory_allocated_bytes"), 51539607552.0);
 	ck_assert_double_eq(metric(&l, "peak_memory_reserved_bytes"), 60129542144.0);
 	ck_assert_str_eq(judged(&l, 0), "");
+	sp_llm_free(&l);
+
+	/* a value of another form, commas in it, before the keys that are read */
+	ck_assert_int_ge(asprintf(&text, "{'note': f(1, 2), 'loss': 2.5, 'num_tokens': 10.0}\n"
+				  "%s", warmup_then_run), 0);
+	ck_assert_int_eq(sp_finetune_parse(text, &l), 0);
+	ck_assert_double_eq(metric(&l, "train_tokens"), 20480);
+	ck_assert_uint_eq(l.completed, 2);
+	sp_llm_free(&l);
+	free(text);
+	ck_assert_int_eq(sp_finetune_parse("{'note': f(1, 2), 'loss': 2.5}\n"
+					   "{'train_runtime': 4.0, 'train_steps_per_second': 0.5}\n",
+					   &l), 0);
+	ck_assert_double_eq(metric(&l, "logged_steps"), 1);
+	ck_assert_double_eq(metric(&l, "step_time_s"), 2);
 	sp_llm_free(&l);
 }
 END_TEST
