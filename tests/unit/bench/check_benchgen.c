@@ -793,7 +793,7 @@ END_TEST
 START_TEST(test_completion)
 {
 	static const struct {
-		const char *words;
+		const char *words;	/* "": the empty word being completed */
 		const char *reply;
 	} cases[] = {
 		{ "bench imagegen \"\"", "test batch steps image demo out force timeout trace dry-run" },
@@ -812,7 +812,6 @@ START_TEST(test_completion)
 			 "../../user/completion/sparkperf-ctl; set -- sparkperf-ctl %s; "
 			 "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); _sparkperf_ctl; "
 			 "echo \"${COMPREPLY[*]}\"' 2>&1", cases[i].words);
-		/* "" in the words: the empty word being completed */
 		p = popen(cmd, "r");
 		ck_assert_ptr_nonnull(p);
 		len = fread(got, 1, sizeof(got) - 1, p);
