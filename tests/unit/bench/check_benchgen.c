@@ -10,21 +10,19 @@
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
 
 #include "bench/benchcmd.h"
 #include "bench/benchexec.h"
+#define TESTUTIL_CLI
 #include "testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define CLI "../../user/sparkperf-ctl"
 #define FIXTURES "../fixtures"
 
 /* ---- the guide's command lines ---------------------------------------------- */
@@ -494,70 +492,15 @@ END_TEST
 
 /* ---- the real sparkperf-ctl ------------------------------------------------------ */
 
-static char tmp[64];
-
-struct cli {
-	int rc;
-	char *out, *err;
-};
-
-static char *slurp_file(const char *path)
-{
-	char *s = sp_bench_read_file(NULL, path);
-
-	ck_assert_ptr_nonnull(s);
-	return s;
-}
-
-/* sparkperf-ctl ARGS... (NULL-terminated), HOME=/home/u, PATH led by tmp/bin. */
-static void cli(struct cli *r, ...)
-{
-	char out[PATH_MAX], err[PATH_MAX], path[2 * PATH_MAX], *argv[32];
-	const char *old = getenv("PATH");
-	int argc = 0, status;
-	va_list ap;
-	pid_t pid;
-
-	snprintf(out, sizeof(out), "%s/stdout", tmp);
-	snprintf(err, sizeof(err), "%s/stderr", tmp);
-	snprintf(path, sizeof(path), "%s/bin:%s", tmp, old ? old : "/usr/bin:/bin");
-	argv[argc++] = CLI;
-	va_start(ap, r);
-	while ((argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (!pid) {
-		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-			_exit(126);
-		setenv("HOME", "/home/u", 1);
-		setenv("PATH", path, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert(WIFEXITED(status));
-	r->rc = WEXITSTATUS(status);
-	r->out = slurp_file(out);
-	r->err = slurp_file(err);
-}
-
-static void cli_free(struct cli *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-/* tmp/bin/name: a shell script that stands in for a program. */
+/* tmpdir/bin/name: a shell script that stands in for a program. */
 static void stand_in(const char *name, const char *script)
 {
 	char file[PATH_MAX];
 	FILE *f;
 
-	snprintf(file, sizeof(file), "%s/bin", tmp);
+	path(file, "bin");
 	ck_assert(!mkdir(file, 0755) || errno == EEXIST);
-	snprintf(file, sizeof(file), "%s/bin/%s", tmp, name);
+	snprintf(file, sizeof(file), "%s/bin/%s", tmpdir, name);
 	f = fopen(file, "w");
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "#!/bin/sh\n%s\n", script);
@@ -565,18 +508,25 @@ static void stand_in(const char *name, const char *script)
 	ck_assert_int_eq(chmod(file, 0755), 0);
 }
 
+/* sparkperf-ctl runs with HOME=/home/u, and tmpdir/bin first on its PATH. */
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/check_benchgen.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	static char search[2 * PATH_MAX];
+	const char *old = getenv("PATH");
+
+	cli_setup();
+	ck_assert_int_eq(setenv("HOME", "/home/u", 1), 0);
+	snprintf(search, sizeof(search), "%s/bin:%s", tmpdir, old ? old : "/usr/bin:/bin");
+	child_path = search;
 }
 
 static void teardown(void)
 {
-	tree_remove(tmp);
+	child_path = NULL;
+	cli_teardown();
 }
 
-static json_object *doc_of(const struct cli *r)
+static json_object *doc_of(const struct result *r)
 {
 	json_object *doc = json_tokener_parse(r->out);
 
@@ -588,11 +538,11 @@ static json_object *doc_of(const struct cli *r)
 START_TEST(test_cli_dry_run)
 {
 	json_object *doc, *cmds, *argv;
-	struct cli r;
+	struct result r;
 	char *want;
 	size_t i;
 
-	cli(&r, "-j", "bench", "imagegen", "out", "/out", "dry-run", NULL);
+	run(&r, "ok", "-j", "bench", "imagegen", "out", "/out", "dry-run", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.err, "");
 	doc = doc_of(&r);
@@ -611,10 +561,10 @@ START_TEST(test_cli_dry_run)
 			 TRT_SETUP SDXL);
 	ck_assert(!json_object_object_get_ex(doc, "verdict", NULL));
 	json_object_put(doc);
-	cli_free(&r);
+	result_free(&r);
 
 	/* text: the hook it writes and the command lines, as a shell takes them */
-	cli(&r, "bench", "finetune", "test", "qlora", "image", "none", "playbooks", "/p",
+	run(&r, "ok", "bench", "finetune", "test", "qlora", "image", "none", "playbooks", "/p",
 	    "out", "/o", "dry-run", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_int_ge(asprintf(&want, "# sitecustomize.py: written first\n"
@@ -624,7 +574,7 @@ START_TEST(test_cli_dry_run)
 				  "Llama3_70B_qLoRA_finetuning.py'\n", sp_bench_finetune_hook), 0);
 	ck_assert_str_eq(r.out, want);
 	free(want);
-	cli_free(&r);
+	result_free(&r);
 }
 END_TEST
 
@@ -650,19 +600,19 @@ START_TEST(test_cli_refused)
 {
 	const char *const *a = refused[_i].args;
 	const char *v[8] = { 0 };
-	struct cli r;
+	struct result r;
 	size_t n;
 
 	for (n = 0; a[n]; n++)
 		v[n] = a[n];
 	v[n] = "dry-run";
-	cli(&r, "bench", v[0], v[1], v[2], v[3], v[4], v[5], v[6], NULL);
+	run(&r, "ok", "bench", v[0], v[1], v[2], v[3], v[4], v[5], v[6], NULL);
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.out, "");
 	ck_assert_uint_eq(count_lines(r.err), 1);
 	if (refused[_i].err)
 		ck_assert_msg(strstr(r.err, refused[_i].err), "%s", r.err);
-	cli_free(&r);
+	result_free(&r);
 }
 END_TEST
 
@@ -670,9 +620,9 @@ END_TEST
 START_TEST(test_cli_parse)
 {
 	json_object *doc, *res, *m;
-	struct cli r;
+	struct result r;
 
-	cli(&r, "-j", "bench", "parse", "imagegen",
+	run(&r, "ok", "-j", "bench", "parse", "imagegen",
 	    FIXTURES "/tensorrt-diffusion/demo_txt2img_sd15_trt9.1_768_excerpt.txt", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	doc = doc_of(&r);
@@ -685,17 +635,17 @@ START_TEST(test_cli_parse)
 	assert_double(m, "latency_per_image_ms", 1972.95, 1e-9);
 	assert_str(get(doc, "verdict"), "status", "ok");
 	json_object_put(doc);
-	cli_free(&r);
+	result_free(&r);
 
-	cli(&r, "bench", "parse", "finetune",
+	run(&r, "ok", "bench", "parse", "finetune",
 	    FIXTURES "/hf-trainer/trainer_issue15047_excerpt.txt", "exit", "0", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "  train_samples_per_s                      580108.554\n"));
 	ck_assert_ptr_nonnull(strstr(r.out, "verdict: ok\n"));
-	cli_free(&r);
+	result_free(&r);
 
 	/* a Trainer log is no image generation output */
-	cli(&r, "-j", "bench", "parse", "imagegen",
+	run(&r, "ok", "-j", "bench", "parse", "imagegen",
 	    FIXTURES "/hf-trainer/trainer_issue15047_excerpt.txt", NULL);
 	ck_assert_int_eq(r.rc, 1);
 	doc = doc_of(&r);
@@ -704,7 +654,7 @@ START_TEST(test_cli_parse)
 	assert_str(res, "code", "no_result");
 	assert_str(res, "message", "no latency table in the output");
 	json_object_put(doc);
-	cli_free(&r);
+	result_free(&r);
 }
 END_TEST
 
@@ -717,10 +667,10 @@ START_TEST(test_cli_finetune_run)
 {
 	char out[PATH_MAX], play[PATH_MAX], script[4 * PATH_MAX], file[2 * PATH_MAX], *hook;
 	json_object *doc, *res, *m;
-	struct cli r;
+	struct result r;
 
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(play, sizeof(play), "%s/play/nvidia/pytorch-fine-tune/assets", tmp);
+	path(out, "out");
+	path(play, "play/nvidia/pytorch-fine-tune/assets");
 	ck_assert_int_eq(mkdir(out, 0755), 0);
 	snprintf(script, sizeof(script), "mkdir -p %s", play);
 	ck_assert_int_eq(system(script), 0);
@@ -734,9 +684,9 @@ START_TEST(test_cli_finetune_run)
 		 "echo 'sparkperf: peak_memory_allocated_bytes=1000 peak_memory_reserved_bytes=2048'",
 		 play, out);
 	stand_in("python", script);
-	snprintf(out, sizeof(out), "%s/out", tmp);
-	snprintf(play, sizeof(play), "%s/play", tmp);
-	cli(&r, "-j", "bench", "finetune", "test", "lora", "image", "none", "playbooks", play,
+	path(out, "out");
+	path(play, "play");
+	run(&r, "ok", "-j", "bench", "finetune", "test", "lora", "image", "none", "playbooks", play,
 	    "out", out, NULL);
 	ck_assert_msg(r.rc == 0, "%d %s %s", r.rc, r.out, r.err);
 	doc = doc_of(&r);
@@ -749,10 +699,10 @@ START_TEST(test_cli_finetune_run)
 	assert_int(m, "peak_memory_allocated_bytes", 1000);
 	assert_int(m, "peak_memory_reserved_bytes", 2048);
 	json_object_put(doc);
-	cli_free(&r);
+	result_free(&r);
 	/* the hook written is the hook built */
 	snprintf(file, sizeof(file), "%s/sitecustomize.py", out);
-	hook = slurp_file(file);
+	hook = slurp(file);
 	ck_assert_str_eq(hook, sp_bench_finetune_hook);
 	free(hook);
 }
@@ -761,14 +711,13 @@ END_TEST
 /* A demo that fails: its exit status and its stderr's end, and no result. */
 START_TEST(test_cli_imagegen_fails)
 {
-	char demo[PATH_MAX];
 	json_object *doc, *cmd;
-	struct cli r;
+	struct result r;
 
 	stand_in("python3", "echo '[I] Warming up ..'\n"
 		 "echo 'torch.OutOfMemoryError: CUDA out of memory.' >&2\nexit 1");
-	snprintf(demo, sizeof(demo), "%s", tmp);
-	cli(&r, "-j", "bench", "imagegen", "test", "flux", "image", "none", "demo", demo, NULL);
+	run(&r, "ok", "-j", "bench", "imagegen", "test", "flux", "image", "none", "demo", tmpdir,
+	    NULL);
 	ck_assert_int_eq(r.rc, 1);
 	doc = doc_of(&r);
 	cmd = json_object_array_get_idx(get(doc, "commands"), 0);
@@ -782,7 +731,7 @@ START_TEST(test_cli_imagegen_fails)
 	assert_str(json_object_array_get_idx(cmd, 1), "message",
 		   "no latency table: torch.OutOfMemoryError: CUDA out of memory.");
 	json_object_put(doc);
-	cli_free(&r);
+	result_free(&r);
 }
 END_TEST
 
