@@ -357,7 +357,7 @@ int sp_llm_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdic
  */
 int sp_imagegen_parse(const char *text, struct sp_llm *out);
 int sp_finetune_parse(const char *text, struct sp_llm *out);
-/* No result fails the run, a non-finite training loss too. */
+/* No result fails the run, a number out of range and a non-finite training loss too. */
 int sp_gen_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdict *v);
 
 /* ---- one parsed output, of any tool ------------------------------------------- */

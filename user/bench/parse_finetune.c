@@ -52,6 +52,7 @@ struct log {
 	bool has_peak;
 	double peak_allocated, peak_reserved;
 	char error[160];
+	struct sp_bench_invalid *bad;	/* the result's */
 };
 
 /* A value: a number, or a quoted one ('2.883'); nan and inf are values too. */
@@ -144,14 +145,23 @@ static void step(struct log *g, const struct entry *e, const char *line)
 static void peak(struct log *g, const char *s, const char *line)
 {
 	char buf[LINE_MAX_LEN], *tok[3];
-	uint64_t a, r;
+	int64_t a, r;
+	int ok_a, ok_r;
 
 	sp_bench_copy_str(buf, sizeof(buf), s);
 	if (sp_bench_split(buf, tok, 3) != 2 ||
 	    strncmp(tok[0], "peak_memory_allocated_bytes=", 28) ||
-	    strncmp(tok[1], "peak_memory_reserved_bytes=", 27) ||
-	    !sp_bench_u64(tok[0] + 28, &a) || !sp_bench_u64(tok[1] + 27, &r))
+	    strncmp(tok[1], "peak_memory_reserved_bytes=", 27))
 		return fail(g, "malformed memory peak", line);
+	ok_a = sp_bench_tok_int("peak_memory_allocated_bytes", tok[0] + 28, 0, INT64_MAX, &a,
+				g->bad);
+	ok_r = sp_bench_tok_int("peak_memory_reserved_bytes", tok[1] + 27, 0, INT64_MAX, &r,
+				g->bad);
+	if (!ok_a || !ok_r)
+		return fail(g, "malformed memory peak", line);
+	/* a number out of range is recorded: it fails the result */
+	if (ok_a < 0 || ok_r < 0)
+		return;
 	g->has_peak = true;
 	g->peak_allocated = (double)a;
 	g->peak_reserved = (double)r;
@@ -205,6 +215,7 @@ int sp_finetune_parse(const char *text, struct sp_llm *out)
 	out->kind = "trainer";
 	if (!g)
 		return -ENOMEM;
+	g->bad = &out->invalid;
 	while (!g->error[0] && sp_bench_next_line(&p, line, sizeof(line))) {
 		s = sp_bench_trim(line);
 		/* after a progress bar's carriage returns, on the same line */

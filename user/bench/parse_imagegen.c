@@ -48,20 +48,21 @@ struct tables {
 	double sum_pipeline_ms, sum_per_image_ms, sum_images_per_s;
 	size_t n_per_image;	/* runs whose batch is known */
 	size_t n_throughput;
-	uint64_t steps;		/* "x 50"; 0: not said */
-	uint64_t batch;		/* images per run; 0: not known */
+	int64_t steps;		/* "x 50"; 0: not said */
+	int64_t batch;		/* images per run; 0: not known */
 	char error[160];
+	struct sp_bench_invalid *bad;	/* the result's */
 };
 
 /* "UNet+CNet x 20": "unet_cnet", and its steps; "VAE-Dec": "vae_dec". */
-static void stage_name(const char *cell, char *name, size_t size, uint64_t *steps)
+static void stage_name(struct tables *t, const char *cell, char *name, size_t size)
 {
 	const char *x = strstr(cell, " x ");
 	size_t len = x ? (size_t)(x - cell) : strlen(cell), i, n = 0;
-	uint64_t v;
+	int64_t v;
 
-	if (x && sp_bench_u64(x + 3, &v))
-		*steps = v;
+	if (x && sp_bench_tok_int("denoising_steps", x + 3, 1, INT64_MAX, &v, t->bad) > 0)
+		t->steps = v;
 	for (i = 0; i < len && n + 1 < size; i++) {
 		char c = cell[i];
 
@@ -104,7 +105,7 @@ static void table_row(struct tables *t, char *line, const char *orig)
 	if (n != 4 || *sp_bench_trim(cell[0]) || *sp_bench_trim(cell[3]) ||
 	    !cell_ms(cell[2], &ms))
 		return fail(t, "malformed latency row", orig);
-	stage_name(sp_bench_trim(cell[1]), name, sizeof(name), &t->steps);
+	stage_name(t, sp_bench_trim(cell[1]), name, sizeof(name));
 	if (!strcmp(name, "pipeline")) {
 		if (ms <= 0)
 			return fail(t, "malformed latency row", orig);
@@ -131,6 +132,7 @@ static void throughput(struct tables *t, char *rest, const char *orig)
 {
 	char *tok[3];
 	double v, images;
+	int64_t batch;
 	size_t n = sp_bench_split(rest, tok, 3);
 
 	/* another tool's throughput (TensorRT's "qps") is not the demo's */
@@ -141,11 +143,14 @@ static void throughput(struct tables *t, char *rest, const char *orig)
 	t->sum_images_per_s += v;
 	t->n_throughput++;
 	images = round(v * t->pipeline_ms / 1000);
-	if (t->pipeline_ms < BATCH_EXACT_MS && images >= 1) {
-		t->batch = (uint64_t)images;
-		t->sum_per_image_ms += t->pipeline_ms / images;
-		t->n_per_image++;
-	}
+	if (t->pipeline_ms >= BATCH_EXACT_MS || images < 1)
+		return;
+	if (!sp_bench_int_of(images, 1, INT64_MAX, &batch))
+		return sp_bench_invalid_add(t->bad, "Throughput", tok[0],
+					    "a rate of 1..2^63 - 1 images a run");
+	t->batch = batch;
+	t->sum_per_image_ms += t->pipeline_ms / images;
+	t->n_per_image++;
 }
 
 static int metrics(struct sp_llm *l, const struct tables *t)
@@ -185,6 +190,7 @@ int sp_imagegen_parse(const char *text, struct sp_llm *out)
 	out->kind = "txt2img";
 	if (!t)
 		return -ENOMEM;
+	t->bad = &out->invalid;
 	while (!t->error[0] && sp_bench_next_line(&p, line, sizeof(line))) {
 		s = sp_bench_trim(line);
 		sp_bench_copy_str(copy, sizeof(copy), s);
@@ -215,6 +221,8 @@ int sp_gen_judge(const struct sp_llm *l, int exit_status, struct sp_bench_verdic
 {
 	int ret = sp_bench_judge_exit(exit_status, NULL, v);
 
+	if (!ret)
+		ret = sp_bench_judge_invalid(&l->invalid, v);
 	if (!ret && l->error)
 		ret = sp_bench_problem_add(v, SP_BENCH_FAIL, "no_result", "%s", l->error);
 	else if (!ret && (!l->has_completed || !l->completed))

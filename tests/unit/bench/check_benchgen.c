@@ -466,8 +466,8 @@ static const struct {
 	{ "{'loss': 2.0, 'num_tokens': -5.0, 'epoch': 0.1}\n",
 	  "malformed step log: '{'loss': 2.0, 'num_tokens': -5.0, 'epoch': 0.1}'",
 	  "exit_status no_result" },
-	{ "sparkperf: peak_memory_allocated_bytes=-1 peak_memory_reserved_bytes=0\n",
-	  "malformed memory peak: 'sparkperf: peak_memory_allocated_bytes=-1 "
+	{ "sparkperf: peak_memory_allocated_bytes=1k peak_memory_reserved_bytes=0\n",
+	  "malformed memory peak: 'sparkperf: peak_memory_allocated_bytes=1k "
 	  "peak_memory_reserved_bytes=0'", "exit_status no_result" },
 	/* a run that ended, diverged */
 	{ "{'loss': 'nan', 'epoch': '0.5'}\n{'loss': 'nan', 'epoch': '1'}\n"
@@ -486,6 +486,43 @@ START_TEST(test_finetune_bad)
 		ck_assert(!has_metric(&l, "train_loss"));
 	}
 	ck_assert_str_eq(judged(&l, 2), finetune_bad[_i].codes);
+	sp_llm_free(&l);
+}
+END_TEST
+
+/*
+ * Numbers that the parsers turn into integers, out of range: each named as
+ * written in an invalid_value problem, as every bench parser does, and
+ * never cast into another.
+ */
+START_TEST(test_out_of_range)
+{
+	struct sp_llm l;
+
+	ck_assert_int_eq(sp_imagegen_parse("|     Module      |   Latency    |\n"
+					   "|    UNet x 1e30  |    800.00 ms |\n"
+					   "|    Pipeline     |   1000.00 ms |\n"
+					   "Throughput: 1e300 image/s\n", &l), 0);
+	ck_assert_ptr_null(l.error);
+	ck_assert_uint_eq(l.invalid.n, 2);
+	ck_assert_str_eq(l.invalid.what[0], "denoising_steps is 1e30, not a whole number in "
+			 "1..9223372036854775807");
+	ck_assert_str_eq(l.invalid.what[1], "Throughput is 1e300, not a rate of 1..2^63 - 1 "
+			 "images a run");
+	ck_assert(!has_metric(&l, "denoising_steps"));
+	ck_assert(!has_metric(&l, "images_per_run"));
+	ck_assert_str_eq(judged(&l, 0), "invalid_value invalid_value");
+	sp_llm_free(&l);
+
+	ck_assert_int_eq(sp_finetune_parse("{'train_runtime': 10.0, 'train_loss': 1.0}\n"
+					   "sparkperf: peak_memory_allocated_bytes=-1 "
+					   "peak_memory_reserved_bytes=2048\n", &l), 0);
+	ck_assert_ptr_null(l.error);
+	ck_assert_uint_eq(l.invalid.n, 1);
+	ck_assert_str_eq(l.invalid.what[0], "peak_memory_allocated_bytes is -1, not a whole "
+			 "number in 0..9223372036854775807");
+	ck_assert(!has_metric(&l, "peak_memory_reserved_bytes"));
+	ck_assert_str_eq(judged(&l, 0), "invalid_value");
 	sp_llm_free(&l);
 }
 END_TEST
@@ -620,7 +657,9 @@ END_TEST
 START_TEST(test_cli_parse)
 {
 	json_object *doc, *res, *m;
+	char file[PATH_MAX];
 	struct result r;
+	FILE *f;
 
 	run(&r, "ok", "-j", "bench", "parse", "imagegen",
 	    FIXTURES "/tensorrt-diffusion/demo_txt2img_sd15_trt9.1_768_excerpt.txt", NULL);
@@ -653,6 +692,24 @@ START_TEST(test_cli_parse)
 	res = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
 	assert_str(res, "code", "no_result");
 	assert_str(res, "message", "no latency table in the output");
+	json_object_put(doc);
+	result_free(&r);
+
+	/* a memory peak of -1 bytes: named as written, the run fails */
+	path(file, "peak.txt");
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{'train_runtime': 10.0, 'train_loss': 1.0}\n"
+	      "sparkperf: peak_memory_allocated_bytes=-1 peak_memory_reserved_bytes=2048\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	run(&r, "ok", "-j", "bench", "parse", "finetune", file, NULL);
+	ck_assert_int_eq(r.rc, 1);
+	doc = doc_of(&r);
+	assert_str(get(doc, "verdict"), "status", "fail");
+	res = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
+	assert_str(res, "code", "invalid_value");
+	assert_str(res, "message", "peak_memory_allocated_bytes is -1, not a whole number in "
+		   "0..9223372036854775807");
 	json_object_put(doc);
 	result_free(&r);
 }
@@ -790,6 +847,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_finetune_fixtures);
 	tcase_add_test(tc, test_finetune_runs);
 	tcase_add_loop_test(tc, test_finetune_bad, 0, ARRAY_SIZE(finetune_bad));
+	tcase_add_test(tc, test_out_of_range);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
 	tcase_add_checked_fixture(tc, setup, teardown);
