@@ -306,7 +306,7 @@ static bool sp_rconn_receives_data(const struct sp_rconn *rc)
  * The queues' sizes. A bandwidth QP has DEPTH data WRs in flight, plus
  * "ready" and the fin or its answer; twice DEPTH receives, so that a
  * receiver reposting a little late does not hold the sender up, plus one
- * for the fin or its answer.
+ * for the fin or its answer. Every queue keeps one slot for the drain.
  */
 static int sp_rconn_depths(struct sp_rconn *rc, struct ib_qp_cap *cap)
 {
@@ -315,13 +315,13 @@ static int sp_rconn_depths(struct sp_rconn *rc, struct ib_qp_cap *cap)
 
 	if (rc->kind == SP_WIRE_LAT) {
 		rc->rq_data = sp_rconn_receives_data(rc) ? 2 : 0;
-		cap->max_send_wr = SP_SQ_DEPTH;
-		cap->max_recv_wr = SP_RQ_DEPTH;
+		cap->max_send_wr = SP_SQ_DEPTH + 1;
+		cap->max_recv_wr = SP_RQ_DEPTH + 1;
 		return 0;
 	}
 	rc->rq_data = (sp_rconn_receives_data(rc) ? 2 * rc->depth : 0) + 1;
-	sq = rc->depth + 2;
-	rq = rc->rq_data + 1;
+	sq = rc->depth + 3;
+	rq = rc->rq_data + 2;
 	if (sq > attrs->max_qp_wr || rq > attrs->max_qp_wr ||
 	    sq + rq > attrs->max_cqe) {
 		snprintf(rc->msg, sizeof(rc->msg),
@@ -416,10 +416,57 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 	return 0;
 }
 
+/*
+ * Before the QP goes, as ib_drain_qp() does (which needs completions that
+ * carry a cqe): in the error state whatever is queued completes flushed,
+ * and one more work request on each queue marks the end. The driver is
+ * then done with the QP's queues: soft-RoCE's tasks still sending on a QP
+ * being destroyed trip a WARN in rxe_sched_task on 7.x, and a NIC could
+ * complete into the freed CQ. Bounded, as a dead device flushes nothing.
+ */
+static void sp_rconn_drain(struct sp_rconn *rc)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_rdma_wr swr = {
+		.wr = {
+			.wr_id = SP_WR_ID_DRAIN_SEND,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+	struct ib_recv_wr rwr = { .wr_id = SP_WR_ID_DRAIN_RECV };
+	unsigned long end = jiffies + msecs_to_jiffies(SP_DRAIN_MS);
+	unsigned int pending = 0;
+	struct ib_wc wc[8];
+	int i, n;
+
+	if (ib_modify_qp(rc->qp, &attr, IB_QP_STATE))
+		return;
+	if (!ib_post_send(rc->qp, &swr.wr, NULL))
+		pending++;
+	if (!ib_post_recv(rc->qp, &rwr, NULL))
+		pending++;
+	while (pending && time_before(jiffies, end)) {
+		n = ib_poll_cq(rc->cq, ARRAY_SIZE(wc), wc);
+		if (n < 0)
+			break;
+		for (i = 0; i < n; i++)
+			if (wc[i].wr_id == SP_WR_ID_DRAIN_SEND ||
+			    wc[i].wr_id == SP_WR_ID_DRAIN_RECV)
+				pending--;
+		if (!n)
+			usleep_range(50, 100);
+	}
+	if (pending)
+		pr_debug("%s: QP %u not drained after %u ms\n",
+			 dev_name(&rc->ibdev->dev), rc->qp->qp_num, SP_DRAIN_MS);
+}
+
 /* Idempotent: frees what exists, QP first. The buffers stay allocated. */
 void sp_rconn_destroy(struct sp_rconn *rc)
 {
 	if (rc->qp) {
+		sp_rconn_drain(rc);
 		rdma_destroy_qp(rc->id);
 		rc->qp = NULL;
 	}

@@ -149,6 +149,12 @@ static inline u32 sp_wr_retires(u64 wr_id)
 	return wr_id >> 8;
 }
 
+/* The drain's work requests (sp_rconn_destroy), outside enum sp_wr. */
+#define SP_WR_ID_DRAIN_SEND SP_WR_ID(SP_WR_MAX, 0)
+#define SP_WR_ID_DRAIN_RECV SP_WR_ID(SP_WR_MAX + 1, 0)
+/* How long a QP's drain may take before it is destroyed anyway. */
+#define SP_DRAIN_MS 500
+
 #define SP_SQ_DEPTH 16
 #define SP_RQ_DEPTH 4
 /* Work requests posted with one ib_post_send() or ib_post_recv() at most. */

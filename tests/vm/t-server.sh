@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-mode: single
-# vm-timeout: 420
+# vm-timeout: 900
 #
 # Servers under stress: a storm of disconnections racing rmmod (the module
 # must wait for every connection's teardown before its text goes away), and
