@@ -34,8 +34,8 @@ run_ok() {
 		.state == "done" and .count == $n and .warmup_count == $w and
 		.size_bytes == $s and .rtt_min_ns > 0 and
 		.rtt_min_ns <= .rtt_p50_ns and .rtt_p50_ns <= .rtt_p90_ns and
-		.rtt_p90_ns <= .rtt_p99_ns and .rtt_p99_ns <= .rtt_p999_ns and
-		.rtt_p999_ns <= .rtt_max_ns and
+		.rtt_p90_ns <= .rtt_p99_ns and .rtt_p99_ns <= .rtt_p99_9_ns and
+		.rtt_p99_9_ns <= .rtt_max_ns and
 		.rtt_avg_ns >= .rtt_min_ns and .rtt_avg_ns <= .rtt_max_ns and
 		.one_way_p50_ns * 2 == .rtt_p50_ns and .rtt_stdev_ns >= 0' "$j" >/dev/null
 }

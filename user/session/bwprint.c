@@ -49,9 +49,9 @@ static json_object *json_ivl_stats(const struct sp_bw *b)
 	if (!obj)
 		return NULL;
 	has = !sp_stats_bw_intervals(b, &st) && st.n;
-	sp_json_add(obj, "min", has ? sp_json_fixed(st.min, 6) : NULL);
-	sp_json_add(obj, "p50", has ? sp_json_fixed(st.p50, 6) : NULL);
-	sp_json_add(obj, "max", has ? sp_json_fixed(st.max, 6) : NULL);
+	sp_json_add(obj, "min_gbit_per_s", has ? sp_json_fixed(st.min, 6) : NULL);
+	sp_json_add(obj, "p50_gbit_per_s", has ? sp_json_fixed(st.p50, 6) : NULL);
+	sp_json_add(obj, "max_gbit_per_s", has ? sp_json_fixed(st.max, 6) : NULL);
 	return obj;
 }
 
@@ -79,7 +79,7 @@ static json_object *json_bw(const struct sp_bw *b)
 	sp_json_add(obj, "threads", sp_json_u32_or_null(c->has_threads, c->threads));
 	sp_json_add(obj, "depth", sp_json_u32_or_null(c->has_depth, c->depth));
 	sp_json_add(obj, "signal", sp_json_u32_or_null(c->has_signal, c->signal));
-	sp_json_add(obj, "iters", c->has_iters ? sp_json_u64(c->iters) : NULL);
+	sp_json_add(obj, "iterations", c->has_iters ? sp_json_u64(c->iters) : NULL);
 	sp_json_add(obj, "duration_ms", sp_json_u32_or_null(c->has_duration, c->duration_ms));
 	sp_json_add(obj, "bidir", json_object_new_boolean(c->bidir));
 	sp_json_add(obj, "validate", json_object_new_boolean(c->validate));
@@ -97,8 +97,7 @@ static json_object *json_bw(const struct sp_bw *b)
 	sp_json_add(obj, "bytes", sp_json_u64(sp_stats_bw_bytes(b)));
 	sp_json_add(obj, "msgs", sp_json_u64(sp_stats_bw_msgs(b)));
 	sp_json_add(obj, "gbit_per_s", r.valid ? sp_json_fixed(r.gbit_per_s, 6) : NULL);
-	sp_json_add(obj, "mb_per_s", r.valid ? sp_json_fixed(r.mb_per_s, 3) : NULL);
-	sp_json_add(obj, "msg_per_s", r.valid ? sp_json_fixed(r.msg_per_s, 3) : NULL);
+	sp_json_add(obj, "msgs_per_s", r.valid ? sp_json_fixed(r.msg_per_s, 3) : NULL);
 	sp_json_add(obj, "validate_errors", b->has_validate_errors ? sp_json_u64(b->validate_errors) : NULL);
 	sp_json_add(obj, "cpu_ns", b->has_cpu ? sp_json_u64(b->cpu_ns) : NULL);
 	sp_json_add(obj, "cpu_percent", b->has_cpu && sp_stats_cpu_percent(b->cpu_ns, b->elapsed_ns, &pct) ?
@@ -107,7 +106,7 @@ static json_object *json_bw(const struct sp_bw *b)
 	for (i = 0; ivs && i < b->n_intervals; i++)
 		json_object_array_add(ivs, json_bw_interval(b, i));
 	sp_json_add(obj, "intervals", ivs);
-	sp_json_add(obj, "interval_gbit_per_s", json_ivl_stats(b));
+	sp_json_add(obj, "interval_stats", json_ivl_stats(b));
 	return obj;
 }
 
@@ -141,8 +140,7 @@ static json_object *json_bw_aggregate(const struct sp_bw *bws, size_t n)
 	sp_json_add(obj, "bytes", sp_json_u64(a.bytes));
 	sp_json_add(obj, "msgs", sp_json_u64(a.msgs));
 	sp_json_add(obj, "gbit_per_s", a.rates.valid ? sp_json_fixed(a.rates.gbit_per_s, 6) : NULL);
-	sp_json_add(obj, "mb_per_s", a.rates.valid ? sp_json_fixed(a.rates.mb_per_s, 3) : NULL);
-	sp_json_add(obj, "msg_per_s", a.rates.valid ? sp_json_fixed(a.rates.msg_per_s, 3) : NULL);
+	sp_json_add(obj, "msgs_per_s", a.rates.valid ? sp_json_fixed(a.rates.msg_per_s, 3) : NULL);
 	sp_json_add(obj, "start_skew_ns", a.has_skew ? sp_json_u64(a.start_skew_ns) : NULL);
 	sp_json_add(obj, "cpu_percent", a.has_cpu ? sp_json_fixed(a.cpu_percent, 2) : NULL);
 	sp_json_add(obj, "validate_errors", a.has_validate_errors ? sp_json_u64(a.validate_errors) : NULL);

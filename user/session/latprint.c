@@ -165,7 +165,7 @@ static json_object *json_lat_config(const struct sp_lat *l, const struct sp_lat_
 	sp_json_add(obj, "port", c->has_port ? json_object_new_int(c->port) : NULL);
 	sp_json_add(obj, "op", c->has_op ? json_object_new_string(sp_lat_op_str(c->op)) : NULL);
 	sp_json_add(obj, "size_bytes", c->has_size ? json_object_new_int64(c->size) : NULL);
-	sp_json_add(obj, "iters", c->has_iters ? sp_json_u64(c->iters) : NULL);
+	sp_json_add(obj, "iterations", c->has_iters ? sp_json_u64(c->iters) : NULL);
 	sp_json_add(obj, "duration_ms", c->has_duration ? json_object_new_int64(c->duration_ms) : NULL);
 	sp_json_add(obj, "warmup", c->has_warmup ? json_object_new_int64(c->warmup) : NULL);
 	sp_json_add(obj, "samples_max", c->has_samples_max ?
@@ -236,9 +236,9 @@ static json_object *json_lat(const struct sp_lat *l, const struct sp_lat_config 
 	sp_json_add(obj, "rtt_p50_ns", m ? sp_json_u64(l->p50_ns) : NULL);
 	sp_json_add(obj, "rtt_p90_ns", m ? sp_json_u64(l->p90_ns) : NULL);
 	sp_json_add(obj, "rtt_p99_ns", m ? sp_json_u64(l->p99_ns) : NULL);
-	sp_json_add(obj, "rtt_p999_ns", m ? sp_json_u64(l->p999_ns) : NULL);
-	sp_json_add(obj, "rtt_p9999_ns", m ? sp_json_u64(l->p9999_ns) : NULL);
-	sp_json_add(obj, "rtt_p99999_ns", m ? sp_json_u64(l->p99999_ns) : NULL);
+	sp_json_add(obj, "rtt_p99_9_ns", m ? sp_json_u64(l->p999_ns) : NULL);
+	sp_json_add(obj, "rtt_p99_99_ns", m ? sp_json_u64(l->p9999_ns) : NULL);
+	sp_json_add(obj, "rtt_p99_999_ns", m ? sp_json_u64(l->p99999_ns) : NULL);
 	sp_json_add(obj, "rtt_max_ns", m ? sp_json_u64(l->max_ns) : NULL);
 	sp_json_add(obj, "rtt_avg_ns", m ? sp_json_ns3(mean) : NULL);
 	sp_json_add(obj, "rtt_stdev_ns", m ? sp_json_ns3(lat_stdev(l)) : NULL);

@@ -329,10 +329,10 @@ END_TEST
 
 static const char *const session_keys[] = {
 	"id", "peer", "port", "dev", "op", "size_bytes", "qps", "threads", "depth", "signal",
-	"iters", "duration_ms", "bidir", "validate", "interval_ms", "state", "error", "error_msg",
+	"iterations", "duration_ms", "bidir", "validate", "interval_ms", "state", "error", "error_msg",
 	"start_ns", "elapsed_ns", "tx_bytes", "tx_msgs", "rx_bytes", "rx_msgs", "bytes", "msgs",
-	"gbit_per_s", "mb_per_s", "msg_per_s", "validate_errors", "cpu_ns", "cpu_percent",
-	"intervals", "interval_gbit_per_s",
+	"gbit_per_s", "msgs_per_s", "validate_errors", "cpu_ns", "cpu_percent",
+	"intervals", "interval_stats",
 };
 
 static const char *const run_keys[] = {
@@ -341,7 +341,7 @@ static const char *const run_keys[] = {
 };
 
 static const char *const aggregate_keys[] = {
-	"sessions", "bytes", "msgs", "gbit_per_s", "mb_per_s", "msg_per_s", "start_skew_ns",
+	"sessions", "bytes", "msgs", "gbit_per_s", "msgs_per_s", "start_skew_ns",
 	"cpu_percent", "validate_errors",
 };
 
@@ -402,7 +402,7 @@ START_TEST(test_json_one)
 	assert_int(s, "threads", 1);
 	assert_int(s, "depth", 128);
 	assert_int(s, "signal", 16);
-	assert_int(s, "iters", 100);
+	assert_int(s, "iterations", 100);
 	assert_null(s, "duration_ms");
 	assert_bool(s, "bidir", false);
 	assert_bool(s, "validate", false);
@@ -419,8 +419,7 @@ START_TEST(test_json_one)
 	assert_int(s, "bytes", 13107200);
 	assert_int(s, "msgs", 200);
 	assert_double(s, "gbit_per_s", 5, 1e-3);
-	assert_double(s, "mb_per_s", 625, 1e-3);
-	assert_double(s, "msg_per_s", 200 * 1e9 / 20971520, 1e-3);
+	assert_double(s, "msgs_per_s", 200 * 1e9 / 20971520, 1e-3);
 	assert_null(s, "validate_errors");
 	assert_int(s, "cpu_ns", 10485760);
 	assert_double(s, "cpu_percent", 50, 1e-3);
@@ -433,11 +432,11 @@ START_TEST(test_json_one)
 	assert_int(iv, "msgs", 60);
 	assert_double(iv, "gbit_per_s", 6, 1e-3);
 	assert_double(json_object_array_get_idx(ivs, 0), "gbit_per_s", 4, 1e-3);
-	st = get(s, "interval_gbit_per_s");
+	st = get(s, "interval_stats");
 	ck_assert_int_eq(json_object_object_length(st), 3);
-	assert_double(st, "min", 4, 1e-3);
-	assert_double(st, "p50", 5, 1e-3);
-	assert_double(st, "max", 6, 1e-3);
+	assert_double(st, "min_gbit_per_s", 4, 1e-3);
+	assert_double(st, "p50_gbit_per_s", 5, 1e-3);
+	assert_double(st, "max_gbit_per_s", 6, 1e-3);
 	st = get(run, "aggregate");
 	assert_keys(st, aggregate_keys, ARRAY_SIZE(aggregate_keys));
 	assert_int(st, "sessions", 1);
@@ -473,7 +472,6 @@ START_TEST(test_json_two)
 	assert_int(agg, "bytes", 39321600);
 	assert_int(agg, "msgs", 600);
 	assert_double(agg, "gbit_per_s", 15, 1e-3);
-	assert_double(agg, "mb_per_s", 1875, 1e-3);
 	assert_int(agg, "start_skew_ns", 1500);
 	assert_double(agg, "cpu_percent", 100, 1e-3);
 	assert_null(agg, "validate_errors");
@@ -497,16 +495,15 @@ START_TEST(test_json_failed)
 	assert_int(s, "tx_bytes", 655360);
 	assert_int(s, "elapsed_ns", 0);
 	assert_null(s, "gbit_per_s");
-	assert_null(s, "mb_per_s");
-	assert_null(s, "msg_per_s");
+	assert_null(s, "msgs_per_s");
 	assert_null(s, "cpu_percent");
 	assert_bool(s, "validate", true);
 	assert_null(s, "validate_errors");
 	ck_assert_uint_eq(json_object_array_length(get(s, "intervals")), 0);
-	st = get(s, "interval_gbit_per_s");
-	assert_null(st, "min");
-	assert_null(st, "p50");
-	assert_null(st, "max");
+	st = get(s, "interval_stats");
+	assert_null(st, "min_gbit_per_s");
+	assert_null(st, "p50_gbit_per_s");
+	assert_null(st, "max_gbit_per_s");
 	s = json_object_array_get_idx(get(run, "sessions"), 0);
 	assert_int(s, "validate_errors", 0);
 	/* the aggregate adds what was measured: the failed one has no rate */

@@ -215,13 +215,13 @@ static const char *const result_keys[] = {
 	"tool_version", "module_version", "kernel_release", "host", "clock_source",
 	"clock_resolution_ns", "id", "state", "error", "config", "dev", "cpu", "size_bytes",
 	"count", "warmup_count", "elapsed_ns", "yields", "round_trips_with_yield", "rtt_min_ns",
-	"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_p9999_ns", "rtt_p99999_ns",
+	"rtt_p50_ns", "rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns", "rtt_p99_999_ns",
 	"rtt_max_ns", "rtt_avg_ns", "rtt_stdev_ns", "rtt_sum_ns", "rtt_sumsq_ns2",
 	"one_way_p50_ns", "one_way_avg_ns", "intervals",
 };
 
 static const char *const config_keys[] = {
-	"peer", "port", "op", "size_bytes", "iters", "duration_ms", "warmup", "samples_max",
+	"peer", "port", "op", "size_bytes", "iterations", "duration_ms", "warmup", "samples_max",
 	"interval_ms", "completion", "dev", "cpu",
 };
 
@@ -275,9 +275,9 @@ START_TEST(test_lat_json)
 	assert_int(r, "rtt_p50_ns", 1470);
 	assert_int(r, "rtt_p90_ns", 1470);
 	assert_int(r, "rtt_p99_ns", 1470);
-	assert_int(r, "rtt_p999_ns", 2100);
-	assert_int(r, "rtt_p9999_ns", 98765);
-	assert_int(r, "rtt_p99999_ns", 98765);
+	assert_int(r, "rtt_p99_9_ns", 2100);
+	assert_int(r, "rtt_p99_99_ns", 98765);
+	assert_int(r, "rtt_p99_999_ns", 98765);
 	assert_int(r, "rtt_max_ns", 98765);
 	assert_double(r, "rtt_avg_ns", 1572.065, 1e-9);
 	assert_double(r, "rtt_stdev_ns", 3075.573, 1e-9);
@@ -292,7 +292,7 @@ START_TEST(test_lat_json)
 	assert_int(cfg, "port", 18520);
 	assert_str(cfg, "op", "write");
 	assert_int(cfg, "size_bytes", 64);
-	assert_int(cfg, "iters", 1000);
+	assert_int(cfg, "iterations", 1000);
 	assert_null(cfg, "duration_ms");
 	assert_int(cfg, "warmup", 100);
 	assert_int(cfg, "samples_max", 0);
@@ -361,7 +361,7 @@ START_TEST(test_lat_json_failed)
 	assert_null(r, "clock_resolution_ns");
 	assert_str(r, "rtt_sumsq_ns2", "0");
 	ck_assert_uint_eq(json_object_array_length(get(r, "intervals")), 0);
-	assert_null(get(r, "config"), "iters");
+	assert_null(get(r, "config"), "iterations");
 	json_object_put(doc);
 	free(out);
 
