@@ -420,10 +420,37 @@ static const char *sp_source_name(const struct sp_stream *st, u32 i,
 	}
 }
 
+/* The names of the stream's source that @globs select, at most st->cap. */
+static void sp_stream_fill(const struct sp_stream *st,
+			   const struct sp_globs *globs, u32 *map,
+			   char (*names)[SP_NAME_LEN], u32 *count,
+			   bool *truncated)
+{
+	u32 i, n = sp_source_count(st);
+	char buf[SP_NAME_LEN + 1];
+	const char *name;
+
+	*count = 0;
+	*truncated = false;
+	for (i = 0; i < n; i++) {
+		name = sp_source_name(st, i, buf);
+		if (!name || !sp_globs_match(globs, st->source, name))
+			continue;
+		if (*count == st->cap) {
+			*truncated = true;
+			break;
+		}
+		map[*count] = i;
+		strscpy(names[*count], name, SP_NAME_LEN);
+		(*count)++;
+	}
+}
+
 /*
  * Selects the stream's names. The first call sizes the stream (with room
- * to grow if @headroom) and may fail with -E2BIG or -ENOMEM; later calls,
- * after a table change, keep what fits and never allocate.
+ * to grow if @headroom, and then a spare selection for a trace's ethtool
+ * stream) and may fail with -E2BIG or -ENOMEM; later calls, after a table
+ * change, keep what fits and never allocate.
  */
 int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		     bool headroom)
@@ -431,6 +458,7 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 	u32 i, n = sp_source_count(st), count = 0;
 	char buf[SP_NAME_LEN + 1];
 	const char *name;
+	bool spare;
 
 	if (!st->map) {
 		for (i = 0; i < n; i++) {
@@ -439,8 +467,9 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		}
 		if (count > SPARKPERF_TRACE_COUNTERS_MAX)
 			return -E2BIG;
+		spare = headroom && st->source == SPARKPERF_SRC_ETHTOOL;
 		st->cap = count;
-		if (headroom && st->source == SPARKPERF_SRC_ETHTOOL)
+		if (spare)
 			st->cap = min(count + SP_SLOT_HEADROOM(count),
 				      SPARKPERF_TRACE_COUNTERS_MAX);
 		st->version = 1;
@@ -450,31 +479,49 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		st->names = kvcalloc(st->cap, sizeof(*st->names), GFP_KERNEL);
 		if (!st->map || !st->names)
 			return -ENOMEM;
-	}
-
-	st->count = 0;
-	st->truncated = false;
-	for (i = 0; i < n; i++) {
-		name = sp_source_name(st, i, buf);
-		if (!name || !sp_globs_match(globs, st->source, name))
-			continue;
-		if (st->count == st->cap) {
-			st->truncated = true;
-			break;
+		if (spare) {
+			st->spare_map = kvcalloc(st->cap, sizeof(*st->map),
+						 GFP_KERNEL);
+			st->spare_names = kvcalloc(st->cap, sizeof(*st->names),
+						   GFP_KERNEL);
+			if (!st->spare_map || !st->spare_names)
+				return -ENOMEM;
 		}
-		st->map[st->count] = i;
-		strscpy(st->names[st->count], name, SP_NAME_LEN);
-		st->count++;
 	}
+	sp_stream_fill(st, globs, st->map, st->names, &st->count,
+		       &st->truncated);
 	return 0;
+}
+
+/*
+ * A trace's selection after a table change goes into the spare, without
+ * the locks the stream's readers take (up to 16384 names x 32 globs of
+ * glob_match()); sp_stream_swap(), under them, makes it the stream's.
+ */
+void sp_stream_select_spare(struct sp_stream *st, const struct sp_globs *globs)
+{
+	sp_stream_fill(st, globs, st->spare_map, st->spare_names,
+		       &st->spare_count, &st->spare_truncated);
+}
+
+void sp_stream_swap(struct sp_stream *st)
+{
+	swap(st->map, st->spare_map);
+	swap(st->names, st->spare_names);
+	st->count = st->spare_count;
+	st->truncated = st->spare_truncated;
 }
 
 void sp_stream_free(struct sp_stream *st)
 {
 	kvfree(st->map);
 	kvfree(st->names);
+	kvfree(st->spare_map);
+	kvfree(st->spare_names);
 	st->map = NULL;
 	st->names = NULL;
+	st->spare_map = NULL;
+	st->spare_names = NULL;
 }
 
 /* Never sleeps; @dev must be registered (see the callers). */

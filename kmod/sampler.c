@@ -323,17 +323,27 @@ static int sp_trace_sample_ethtool(struct sp_trace *t, struct sp_stream *st)
 		return ret;
 	}
 
+	/*
+	 * A new table: select again (within the stream's slots, never
+	 * failing) off the spinlock, under the table lock that the readers
+	 * of the names take instead; only the swap is under both.
+	 */
+	if (changed) {
+		mutex_lock(&t->table_lock);
+		sp_stream_select_spare(st, t->globs);
+	}
 	spin_lock(&t->lock);
 	if (changed) {
-		/* Selecting again within the stream's slots never fails. */
-		sp_stream_select(st, t->globs, true);
+		sp_stream_swap(st);
 		st->version++;
 	}
 	sp_ethtool_values(st, sp_trace_slot(t, t->head)->values);
 	sp_trace_commit(t, st, sp_trace_slot(t, t->head), ts, dur);
 	spin_unlock(&t->lock);
-	if (changed)
+	if (changed) {
+		mutex_unlock(&t->table_lock);
 		sp_trace_notify_table(t, st);
+	}
 	return 0;
 }
 
