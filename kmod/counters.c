@@ -12,6 +12,7 @@
 #include <linux/glob.h>
 #include <linux/mm.h>
 #include <linux/netdevice.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
@@ -195,35 +196,79 @@ int sp_target_check(const struct nlattr *nest, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/* Under rtnl: the netdev's ethtool table, with room to grow if @headroom. */
+/*
+ * Around ethtool calls, as the ethtool core brackets them (under rtnl and
+ * the instance lock): the parent device resumed from runtime suspend, the
+ * netdev present (not detached by suspend, removal or a reset, when its
+ * driver may have freed its rings and their statistics), and the driver's
+ * begin and complete, with which some drivers wake the NIC. -ENODEV when
+ * the netdev is not present.
+ */
+static int sp_ethtool_begin(struct net_device *dev)
+{
+	int ret = 0;
+
+	if (dev->dev.parent)
+		pm_runtime_get_sync(dev->dev.parent);
+	if (!netif_device_present(dev) ||
+	    READ_ONCE(dev->reg_state) >= NETREG_UNREGISTERING)
+		ret = -ENODEV;
+	else if (dev->ethtool_ops->begin)
+		ret = dev->ethtool_ops->begin(dev);
+	if (ret && dev->dev.parent)
+		pm_runtime_put(dev->dev.parent);
+	return ret;
+}
+
+static void sp_ethtool_complete(struct net_device *dev)
+{
+	if (dev->ethtool_ops->complete)
+		dev->ethtool_ops->complete(dev);
+	if (dev->dev.parent)
+		pm_runtime_put(dev->dev.parent);
+}
+
+/*
+ * Under rtnl: the netdev's ethtool table, with room to grow if @headroom.
+ * The count and the names come from one hold of the locks, as in the
+ * ethtool core, so that the table cannot grow past the buffers between.
+ */
 static int sp_ethtool_open(struct sp_target *tg, bool headroom)
 {
 	const struct ethtool_ops *ops = tg->dev->ethtool_ops;
-	int n;
+	int n, ret;
 
 	if (!ops || !ops->get_sset_count || !ops->get_strings ||
 	    !ops->get_ethtool_stats)
 		return 0;
 	sp_netdev_lock_ops(tg->dev);
+	ret = sp_ethtool_begin(tg->dev);
+	if (ret)
+		goto unlock;
 	n = ops->get_sset_count(tg->dev, ETH_SS_STATS);
-	sp_netdev_unlock_ops(tg->dev);
 	if (n <= 0)
-		return 0;
-	if (n > SP_ETHTOOL_NAMES_MAX)
-		return -E2BIG;
+		goto out;
+	if (n > SP_ETHTOOL_NAMES_MAX) {
+		ret = -E2BIG;
+		goto out;
+	}
 
 	tg->eth_cap = headroom ? min(n + SP_ETHTOOL_HEADROOM(n),
 				     SP_ETHTOOL_NAMES_MAX) : n;
 	tg->eth_names = kvcalloc(tg->eth_cap, SP_NAME_LEN, GFP_KERNEL);
 	tg->eth_new = kvcalloc(tg->eth_cap, SP_NAME_LEN, GFP_KERNEL);
 	tg->eth_values = kvcalloc(tg->eth_cap, sizeof(u64), GFP_KERNEL);
-	if (!tg->eth_names || !tg->eth_new || !tg->eth_values)
-		return -ENOMEM;
-	sp_netdev_lock_ops(tg->dev);
+	if (!tg->eth_names || !tg->eth_new || !tg->eth_values) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	ops->get_strings(tg->dev, ETH_SS_STATS, tg->eth_names);
-	sp_netdev_unlock_ops(tg->dev);
 	tg->eth_count = n;
-	return 0;
+out:
+	sp_ethtool_complete(tg->dev);
+unlock:
+	sp_netdev_unlock_ops(tg->dev);
+	return ret;
 }
 
 static int sp_target_open_netdev(struct sp_target *tg,
@@ -252,6 +297,13 @@ static int sp_target_open_netdev(struct sp_target *tg,
 		sp_set_err_msg_fmt(extack, "too many ethtool statistics",
 				   "%s has more than %u ethtool statistics",
 				   tg->name, SP_ETHTOOL_NAMES_MAX);
+	else if (ret == -ENODEV)
+		sp_set_err_msg_fmt(extack, "the netdev is not present",
+				   "%s is not present (detached)", tg->name);
+	else if (ret && ret != -ENOMEM)
+		sp_set_err_msg_fmt(extack, "opening the ethtool statistics failed",
+				   "the ethtool statistics of %s: begin failed: %d",
+				   tg->name, ret);
 	return ret;
 }
 
@@ -368,10 +420,37 @@ static const char *sp_source_name(const struct sp_stream *st, u32 i,
 	}
 }
 
+/* The names of the stream's source that @globs select, at most st->cap. */
+static void sp_stream_fill(const struct sp_stream *st,
+			   const struct sp_globs *globs, u32 *map,
+			   char (*names)[SP_NAME_LEN], u32 *count,
+			   bool *truncated)
+{
+	u32 i, n = sp_source_count(st);
+	char buf[SP_NAME_LEN + 1];
+	const char *name;
+
+	*count = 0;
+	*truncated = false;
+	for (i = 0; i < n; i++) {
+		name = sp_source_name(st, i, buf);
+		if (!name || !sp_globs_match(globs, st->source, name))
+			continue;
+		if (*count == st->cap) {
+			*truncated = true;
+			break;
+		}
+		map[*count] = i;
+		strscpy(names[*count], name, SP_NAME_LEN);
+		(*count)++;
+	}
+}
+
 /*
  * Selects the stream's names. The first call sizes the stream (with room
- * to grow if @headroom) and may fail with -E2BIG or -ENOMEM; later calls,
- * after a table change, keep what fits and never allocate.
+ * to grow if @headroom, and then a spare selection for a trace's ethtool
+ * stream) and may fail with -E2BIG or -ENOMEM; later calls, after a table
+ * change, keep what fits and never allocate.
  */
 int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		     bool headroom)
@@ -379,6 +458,7 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 	u32 i, n = sp_source_count(st), count = 0;
 	char buf[SP_NAME_LEN + 1];
 	const char *name;
+	bool spare;
 
 	if (!st->map) {
 		for (i = 0; i < n; i++) {
@@ -387,8 +467,9 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		}
 		if (count > SPARKPERF_TRACE_COUNTERS_MAX)
 			return -E2BIG;
+		spare = headroom && st->source == SPARKPERF_SRC_ETHTOOL;
 		st->cap = count;
-		if (headroom && st->source == SPARKPERF_SRC_ETHTOOL)
+		if (spare)
 			st->cap = min(count + SP_SLOT_HEADROOM(count),
 				      SPARKPERF_TRACE_COUNTERS_MAX);
 		st->version = 1;
@@ -398,31 +479,49 @@ int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		st->names = kvcalloc(st->cap, sizeof(*st->names), GFP_KERNEL);
 		if (!st->map || !st->names)
 			return -ENOMEM;
-	}
-
-	st->count = 0;
-	st->truncated = false;
-	for (i = 0; i < n; i++) {
-		name = sp_source_name(st, i, buf);
-		if (!name || !sp_globs_match(globs, st->source, name))
-			continue;
-		if (st->count == st->cap) {
-			st->truncated = true;
-			break;
+		if (spare) {
+			st->spare_map = kvcalloc(st->cap, sizeof(*st->map),
+						 GFP_KERNEL);
+			st->spare_names = kvcalloc(st->cap, sizeof(*st->names),
+						   GFP_KERNEL);
+			if (!st->spare_map || !st->spare_names)
+				return -ENOMEM;
 		}
-		st->map[st->count] = i;
-		strscpy(st->names[st->count], name, SP_NAME_LEN);
-		st->count++;
 	}
+	sp_stream_fill(st, globs, st->map, st->names, &st->count,
+		       &st->truncated);
 	return 0;
+}
+
+/*
+ * A trace's selection after a table change goes into the spare, without
+ * the locks the stream's readers take (up to 16384 names x 32 globs of
+ * glob_match()); sp_stream_swap(), under them, makes it the stream's.
+ */
+void sp_stream_select_spare(struct sp_stream *st, const struct sp_globs *globs)
+{
+	sp_stream_fill(st, globs, st->spare_map, st->spare_names,
+		       &st->spare_count, &st->spare_truncated);
+}
+
+void sp_stream_swap(struct sp_stream *st)
+{
+	swap(st->map, st->spare_map);
+	swap(st->names, st->spare_names);
+	st->count = st->spare_count;
+	st->truncated = st->spare_truncated;
 }
 
 void sp_stream_free(struct sp_stream *st)
 {
 	kvfree(st->map);
 	kvfree(st->names);
+	kvfree(st->spare_map);
+	kvfree(st->spare_names);
 	st->map = NULL;
 	st->names = NULL;
+	st->spare_map = NULL;
+	st->spare_names = NULL;
 }
 
 /* Never sleeps; @dev must be registered (see the callers). */
@@ -441,15 +540,18 @@ void sp_netdev_read(struct net_device *dev, const struct sp_stream *st,
 /*
  * Under rtnl, with tg->dev held: the table and every value. *@changed
  * tells whether the table differs from the last one; -E2BIG if it
- * outgrew the buffers.
+ * outgrew the buffers, -ENODEV if the netdev is not present.
  */
 int sp_ethtool_read(struct sp_target *tg, bool *changed)
 {
 	const struct ethtool_ops *ops = tg->dev->ethtool_ops;
 	struct ethtool_stats stats = { .cmd = ETHTOOL_GSTATS };
-	int n, ret = 0;
+	int n, ret;
 
 	sp_netdev_lock_ops(tg->dev);
+	ret = sp_ethtool_begin(tg->dev);
+	if (ret)
+		goto unlock;
 	n = ops->get_sset_count(tg->dev, ETH_SS_STATS);
 	if (n < 0) {
 		ret = n;
@@ -470,6 +572,8 @@ int sp_ethtool_read(struct sp_target *tg, bool *changed)
 	memset(tg->eth_values, 0, n * sizeof(u64));
 	ops->get_ethtool_stats(tg->dev, &stats, tg->eth_values);
 out:
+	sp_ethtool_complete(tg->dev);
+unlock:
 	sp_netdev_unlock_ops(tg->dev);
 	return ret;
 }
@@ -586,6 +690,11 @@ static int sp_counters_read(struct sp_target *tg, struct sp_stream *st,
 		ret = -ENODEV;
 		goto out;
 	}
+	/* Detached (suspended, being removed): its stats may be freed. */
+	if (!netif_device_present(tg->dev)) {
+		ret = -ENODEV;
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		ts[i] = ktime_get_ns();
 		if (st[i].source == SPARKPERF_SRC_NETDEV) {
@@ -654,7 +763,7 @@ static int sp_counters_reply(struct genl_info *info, struct sp_target *tg,
 	ret = sp_counters_read(tg, st, n, globs, values, ts, dur);
 	if (ret) {
 		if (ret == -ENODEV)
-			GENL_SET_ERR_MSG(info, "the device went away");
+			GENL_SET_ERR_MSG(info, "the device went away or is not present");
 		else
 			GENL_SET_ERR_MSG(info, "reading the counters failed");
 		goto out;

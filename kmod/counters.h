@@ -67,6 +67,11 @@ struct sp_stream {
 	bool truncated;
 	u32 *map;			/* the source's index of each name */
 	char (*names)[SP_NAME_LEN];
+	/* A trace's ethtool stream: the next selection, see sampler.c. */
+	u32 *spare_map;
+	char (*spare_names)[SP_NAME_LEN];
+	u32 spare_count;
+	bool spare_truncated;
 
 	/* The trace's bookkeeping, see sampler.c. */
 	u64 next_ns;
@@ -92,6 +97,8 @@ void sp_target_put_rdma(struct sp_target *tg);
 unsigned int sp_target_streams(struct sp_target *tg, struct sp_stream *st);
 int sp_stream_select(struct sp_stream *st, const struct sp_globs *globs,
 		     bool headroom);
+void sp_stream_select_spare(struct sp_stream *st, const struct sp_globs *globs);
+void sp_stream_swap(struct sp_stream *st);
 void sp_stream_free(struct sp_stream *st);
 
 void sp_netdev_read(struct net_device *dev, const struct sp_stream *st,

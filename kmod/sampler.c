@@ -11,6 +11,7 @@
  * batches) copy slots into messages under it, a message at a time.
  */
 
+#include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -205,20 +206,36 @@ static void sp_trace_batch(struct sp_trace *t)
 }
 
 /*
- * Under t->lock, the values in the slot at the head: completes the slot
- * and the stream's bookkeeping. The read serves the last grid point at
- * or before its start; the ones before that, back to the deadline that
- * was due, passed whole without a read: missed. A read that starts at or
- * after the trace's end is the stream's closing read, outside the grid:
- * grid points after the end do not exist, so it serves none and misses
- * none (the thread counts those left before the end).
+ * Under t->lock, the stream's grid up to a read that starts at @ts: the
+ * read serves the last grid point at or before @ts; the ones before that,
+ * back to the deadline that was due, passed whole without a read: missed.
+ * No read at all (@read false: the netdev is not present) misses the
+ * last one too.
  */
-static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
-			    struct sp_slot *slot, u64 ts, u64 dur)
+static void sp_trace_grid(struct sp_stream *st, u64 ts, bool read)
 {
 	u64 period = (u64)st->period_us * NSEC_PER_USEC;
 	u64 missed = 0, served;
 
+	if (ts > st->next_ns)
+		missed = div64_u64(ts - st->next_ns, period);
+	served = st->next_ns + missed * period;
+	st->missed += missed + !read;
+	if (read)
+		st->late_ns_max = max(st->late_ns_max, ts - served);
+	st->next_ns = served + period;
+}
+
+/*
+ * Under t->lock, the values in the slot at the head: completes the slot
+ * and the stream's bookkeeping (sp_trace_grid()). A read that starts at
+ * or after the trace's end is the stream's closing read, outside the
+ * grid: grid points after the end do not exist, so it serves none and
+ * misses none (the thread counts those left before the end).
+ */
+static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
+			    struct sp_slot *slot, u64 ts, u64 dur)
+{
 	slot->ts_ns = ts;
 	slot->stream = st->index;
 	slot->version = st->version;
@@ -230,17 +247,23 @@ static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
 	st->samples++;
 	st->read_ns_sum += dur;
 	st->read_ns_max = max(st->read_ns_max, dur);
-	if (ts >= t->end_ns) {
+	if (ts >= t->end_ns)
 		st->closed = true;
-		return;
-	}
+	else
+		sp_trace_grid(st, ts, true);
+}
 
-	if (ts > st->next_ns)
-		missed = div64_u64(ts - st->next_ns, period);
-	served = st->next_ns + missed * period;
-	st->missed += missed;
-	st->late_ns_max = max(st->late_ns_max, ts - served);
-	st->next_ns = served + period;
+/*
+ * A netdev that is not present (detached: suspended, being removed or
+ * reset) is not read, as the ethtool core does not read it; its grid
+ * points pass missed until it is back.
+ */
+static void sp_trace_absent(struct sp_trace *t, struct sp_stream *st, u64 ts)
+{
+	spin_lock(&t->lock);
+	if (ts < t->end_ns)
+		sp_trace_grid(st, ts, false);
+	spin_unlock(&t->lock);
 }
 
 static int sp_trace_sample_netdev(struct sp_trace *t, struct sp_stream *st)
@@ -253,8 +276,14 @@ static int sp_trace_sample_netdev(struct sp_trace *t, struct sp_stream *st)
 		spin_unlock(&t->lock);
 		return -ENODEV;
 	}
-	slot = sp_trace_slot(t, t->head);
 	ts = ktime_get_ns();
+	if (!netif_device_present(st->tg->dev)) {
+		if (ts < t->end_ns)
+			sp_trace_grid(st, ts, false);
+		spin_unlock(&t->lock);
+		return 0;
+	}
+	slot = sp_trace_slot(t, t->head);
 	sp_netdev_read(st->tg->dev, st, slot->values);
 	sp_trace_commit(t, st, slot, ts, ktime_get_ns() - ts);
 	spin_unlock(&t->lock);
@@ -278,6 +307,10 @@ static int sp_trace_sample_ethtool(struct sp_trace *t, struct sp_stream *st)
 	ret = sp_ethtool_read(tg, &changed);
 	dur = ktime_get_ns() - ts;
 	rtnl_unlock();
+	if (ret == -ENODEV) {
+		sp_trace_absent(t, st, ts);
+		return 0;
+	}
 	if (ret == -E2BIG) {
 		sp_trace_fail(t, ret,
 			      "the ethtool statistics of %s grew from %u to more than %u names, beyond the trace's buffers",
@@ -290,17 +323,27 @@ static int sp_trace_sample_ethtool(struct sp_trace *t, struct sp_stream *st)
 		return ret;
 	}
 
+	/*
+	 * A new table: select again (within the stream's slots, never
+	 * failing) off the spinlock, under the table lock that the readers
+	 * of the names take instead; only the swap is under both.
+	 */
+	if (changed) {
+		mutex_lock(&t->table_lock);
+		sp_stream_select_spare(st, t->globs);
+	}
 	spin_lock(&t->lock);
 	if (changed) {
-		/* Selecting again within the stream's slots never fails. */
-		sp_stream_select(st, t->globs, true);
+		sp_stream_swap(st);
 		st->version++;
 	}
 	sp_ethtool_values(st, sp_trace_slot(t, t->head)->values);
 	sp_trace_commit(t, st, sp_trace_slot(t, t->head), ts, dur);
 	spin_unlock(&t->lock);
-	if (changed)
+	if (changed) {
+		mutex_unlock(&t->table_lock);
 		sp_trace_notify_table(t, st);
+	}
 	return 0;
 }
 
@@ -382,6 +425,12 @@ int sp_trace_thread(void *arg)
 	 * and RT throttling bounds it if reads outlast their periods.
 	 */
 	sched_set_fifo_low(current);
+	/*
+	 * Frozen for system suspend before the devices are: a driver's
+	 * freeze may free what its statistics ops read (virtio_net's rings).
+	 * The grid points slept through count as missed.
+	 */
+	set_freezable();
 
 	/* The grid, set before this thread was woken (sp_trace_set_grid()). */
 	now = t->start_ns;
@@ -390,6 +439,7 @@ int sp_trace_thread(void *arg)
 	next_batch = now + batch_ns;
 
 	for (;;) {
+		try_to_freeze();
 		if (sp_trace_stopping(t)) {
 			stopped = true;
 			break;

@@ -21,8 +21,11 @@
  *
  * Locks, outermost first: sp_traces_start_lock (a trace's registration
  * against RDMA device removal), device.c's registry lock, rtnl,
- * sp_traces_lock (the ids and the live list), a trace's rdma_lock, a
- * trace's lock (state, streams, ring, the targets' netdevs).
+ * sp_traces_lock (the ids and the live list), a trace's table_lock (the
+ * streams' name tables: messages are filled from them under it, not
+ * under the spinlock the sampler's every read takes), a trace's
+ * rdma_lock, a trace's lock (state, the streams' figures, ring, the
+ * targets' netdevs).
  */
 
 #include <linux/kthread.h>
@@ -87,8 +90,42 @@ static void sp_trace_put(struct sp_trace *t)
 	kref_put(&t->ref, sp_trace_release);
 }
 
+/* A stream's figures, copied under t->lock. */
+struct sp_stream_figs {
+	u64 samples;
+	u64 missed;
+	u64 read_ns_sum;
+	u64 read_ns_max;
+	u64 late_ns_max;
+};
+
+/* A trace's figures, copied under t->lock, to fill messages without it. */
+struct sp_trace_snap {
+	u8 state;
+	int error;
+	char error_msg[SP_MSG_LEN];
+	u64 start_ns;
+	u64 last_ns;
+	u64 cpu_ns;
+	u64 head;
+	u64 oldest;
+	struct sp_stream_figs st[];
+};
+
 /* Under t->lock. */
-static int sp_trace_put_stream(struct sk_buff *skb, const struct sp_stream *st)
+static void sp_stream_figs_get(struct sp_stream_figs *f,
+			       const struct sp_stream *st)
+{
+	f->samples = st->samples;
+	f->missed = st->missed;
+	f->read_ns_sum = st->read_ns_sum;
+	f->read_ns_max = st->read_ns_max;
+	f->late_ns_max = st->late_ns_max;
+}
+
+/* Under t->table_lock (the names, their count and version). */
+static int sp_trace_put_stream(struct sk_buff *skb, const struct sp_stream *st,
+			       const struct sp_stream_figs *f)
 {
 	struct nlattr *nest;
 
@@ -99,56 +136,57 @@ static int sp_trace_put_stream(struct sk_buff *skb, const struct sp_stream *st)
 	    nla_put_u32(skb, SPARKPERF_A_STREAM_SLOT_VALUES, st->cap) ||
 	    (st->truncated &&
 	     nla_put_flag(skb, SPARKPERF_A_STREAM_TRUNCATED)) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_SAMPLES, st->samples,
+	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_SAMPLES, f->samples,
 			      SPARKPERF_A_STREAM_PAD) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_MISSED, st->missed,
+	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_MISSED, f->missed,
 			      SPARKPERF_A_STREAM_PAD) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_READ_NS_SUM,
-			      st->read_ns_sum, SPARKPERF_A_STREAM_PAD) ||
+			      f->read_ns_sum, SPARKPERF_A_STREAM_PAD) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_READ_NS_MAX,
-			      st->read_ns_max, SPARKPERF_A_STREAM_PAD) ||
+			      f->read_ns_max, SPARKPERF_A_STREAM_PAD) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_STREAM_LATE_NS_MAX,
-			      st->late_ns_max, SPARKPERF_A_STREAM_PAD))
+			      f->late_ns_max, SPARKPERF_A_STREAM_PAD))
 		return -EMSGSIZE;
 	return sp_nest_end(skb, nest);
 }
 
-/* Under t->lock: the TRACE_GET attributes. */
-static int sp_trace_put_all(struct sk_buff *skb, struct sp_trace *t)
+/* Under t->table_lock: the TRACE_GET attributes, the figures from @sn. */
+static int sp_trace_put_all(struct sk_buff *skb, struct sp_trace *t,
+			    const struct sp_trace_snap *sn)
 {
 	struct nlattr *streams;
 	unsigned int i;
 
 	if (nla_put_u32(skb, SPARKPERF_A_TRACE_ID, t->id) ||
-	    nla_put_u8(skb, SPARKPERF_A_TRACE_STATE, t->state) ||
-	    (t->state == SPARKPERF_TRACE_STATE_FAILED &&
-	     (nla_put_s32(skb, SPARKPERF_A_TRACE_ERROR, t->error) ||
+	    nla_put_u8(skb, SPARKPERF_A_TRACE_STATE, sn->state) ||
+	    (sn->state == SPARKPERF_TRACE_STATE_FAILED &&
+	     (nla_put_s32(skb, SPARKPERF_A_TRACE_ERROR, sn->error) ||
 	      nla_put_string(skb, SPARKPERF_A_TRACE_ERROR_MSG,
-			     t->error_msg))) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_START_NS, t->start_ns,
+			     sn->error_msg))) ||
+	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_START_NS, sn->start_ns,
 			      SPARKPERF_A_TRACE_PAD) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_ELAPSED_NS,
-			      t->last_ns > t->start_ns ?
-			      t->last_ns - t->start_ns : 0,
+			      sn->last_ns > sn->start_ns ?
+			      sn->last_ns - sn->start_ns : 0,
 			      SPARKPERF_A_TRACE_PAD) ||
 	    (t->duration_ms &&
 	     nla_put_u32(skb, SPARKPERF_A_TRACE_DURATION_MS, t->duration_ms)) ||
 	    nla_put_u32(skb, SPARKPERF_A_TRACE_BUFFER_BYTES, t->buffer_bytes) ||
 	    nla_put_u32(skb, SPARKPERF_A_TRACE_BATCH_MS, t->batch_ms) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_CPU_NS, t->cpu_ns,
+	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_CPU_NS, sn->cpu_ns,
 			      SPARKPERF_A_TRACE_PAD) ||
 	    nla_put_u32(skb, SPARKPERF_A_TRACE_SLOTS, t->nslots) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_SEQ_NEXT, t->head,
+	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_SEQ_NEXT, sn->head,
 			      SPARKPERF_A_TRACE_PAD) ||
-	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_SEQ_OLDEST,
-			      sp_trace_oldest(t), SPARKPERF_A_TRACE_PAD))
+	    nla_put_u64_64bit(skb, SPARKPERF_A_TRACE_SEQ_OLDEST, sn->oldest,
+			      SPARKPERF_A_TRACE_PAD))
 		return -EMSGSIZE;
 
 	streams = nla_nest_start(skb, SPARKPERF_A_TRACE_STREAMS);
 	if (!streams)
 		return -EMSGSIZE;
 	for (i = 0; i < t->nstreams; i++)
-		if (sp_trace_put_stream(skb, &t->streams[i]))
+		if (sp_trace_put_stream(skb, &t->streams[i], &sn->st[i]))
 			return -EMSGSIZE;
 	return sp_nest_end(skb, streams);
 }
@@ -170,18 +208,43 @@ static size_t sp_trace_msg_size(const struct sp_trace *t)
 	       nla_total_size(SP_MSG_LEN) + sp_trace_streams_size(t);
 }
 
+/*
+ * A message of the whole trace. The names (up to 64 KiB of them) go in
+ * under the table lock; the spinlock that every read of the sampler
+ * takes is held only to copy the figures.
+ */
 static int sp_trace_fill(struct sk_buff *skb, struct sp_trace *t, u32 portid,
 			 u32 seq, int flags, u8 cmd)
 {
+	struct sp_trace_snap *sn;
+	unsigned int i;
 	void *hdr;
 	int ret;
 
+	sn = kmalloc(struct_size(sn, st, t->nstreams), GFP_KERNEL);
+	if (!sn)
+		return -ENOMEM;
 	hdr = sp_genl_put(skb, portid, seq, flags, cmd);
-	if (!hdr)
+	if (!hdr) {
+		kfree(sn);
 		return -EMSGSIZE;
+	}
+	mutex_lock(&t->table_lock);
 	spin_lock(&t->lock);
-	ret = sp_trace_put_all(skb, t);
+	sn->state = t->state;
+	sn->error = t->error;
+	memcpy(sn->error_msg, t->error_msg, sizeof(sn->error_msg));
+	sn->start_ns = t->start_ns;
+	sn->last_ns = t->last_ns;
+	sn->cpu_ns = t->cpu_ns;
+	sn->head = t->head;
+	sn->oldest = sp_trace_oldest(t);
+	for (i = 0; i < t->nstreams; i++)
+		sp_stream_figs_get(&sn->st[i], &t->streams[i]);
 	spin_unlock(&t->lock);
+	ret = sp_trace_put_all(skb, t, sn);
+	mutex_unlock(&t->table_lock);
+	kfree(sn);
 	if (ret) {
 		genlmsg_cancel(skb, hdr);
 		return ret;
@@ -210,6 +273,7 @@ void sp_trace_notify_end(struct sp_trace *t)
 /* TRACE_TABLE: one stream's new name table, if anyone listens. */
 void sp_trace_notify_table(struct sp_trace *t, const struct sp_stream *st)
 {
+	struct sp_stream_figs figs;
 	struct nlattr *streams;
 	struct sk_buff *skb;
 	void *hdr;
@@ -229,9 +293,12 @@ void sp_trace_notify_table(struct sp_trace *t, const struct sp_stream *st)
 		nlmsg_free(skb);
 		return;
 	}
+	mutex_lock(&t->table_lock);
 	spin_lock(&t->lock);
-	ret = sp_trace_put_stream(skb, st);
+	sp_stream_figs_get(&figs, st);
 	spin_unlock(&t->lock);
+	ret = sp_trace_put_stream(skb, st, &figs);
+	mutex_unlock(&t->table_lock);
 	if (ret || sp_nest_end(skb, streams)) {
 		nlmsg_free(skb);
 		return;
@@ -504,6 +571,7 @@ static struct sp_trace *sp_trace_alloc(struct genl_info *info)
 	INIT_LIST_HEAD(&t->claim);
 	INIT_LIST_HEAD(&t->live);
 	init_completion(&t->done);
+	mutex_init(&t->table_lock);
 	mutex_init(&t->rdma_lock);
 	spin_lock_init(&t->lock);
 	t->portid = info->snd_portid;

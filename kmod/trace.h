@@ -58,6 +58,7 @@ struct sp_trace {
 	u64 batch_next;			/* the thread's: next to multicast */
 	u64 end_ns;			/* the thread's: reads from here close */
 
+	struct mutex table_lock;	/* the streams' names, map, count */
 	struct mutex rdma_lock;		/* the targets' ibdev and hw */
 	spinlock_t lock;		/* what follows, streams, ring, dev */
 	u8 state;			/* enum sparkperf_trace_state */

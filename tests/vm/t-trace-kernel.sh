@@ -316,6 +316,62 @@ sp_check 1 "a table beyond the slots: the first ones kept, TRUNCATED; beyond the
 	 .watch.end.state == 3'
 sp_checks "$tmp/out"
 
+# System suspend: the sampler freezes with the tasks, before the devices
+# are frozen (virtio_net's freeze detaches the netdev and frees the rings
+# its statistics ops read). pm_test "freezer" freezes, waits 5 s, thaws:
+# a 10 s trace at 10 ms misses the 500 grid points of those 5 s.
+if echo freezer >/sys/power/pm_test 2>/dev/null; then
+	"$nlraw" trace-start --target netdev="$dev" --glob 'netdev:*' \
+		netdev_period_us:u32:10000 duration_ms:u32:10000 --wait-trace \
+		--ready "$tmp/ready-frz" >"$tmp/out" &
+	bg=$!
+	sp_wait_for "[ -e $tmp/ready-frz ]" 60
+	sp_test "pm_test freezer: tasks frozen for 5 s and thawed" \
+		sh -c 'echo freeze >/sys/power/state'
+	echo none >/sys/power/pm_test
+	wait $bg
+	sp_check 1 "suspend: the sampler was frozen, 5 s of grid points missed" \
+		'.result.state == 1 and .result.streams[0].missed >= 300 and
+		 .result.streams[0].missed <= 700'
+	sp_checks "$tmp/out"
+else
+	sp_skip "suspend: the sampler was frozen" "no /sys/power/pm_test"
+fi
+
+# A traced veth removed while its ethtool statistics are read every 1 ms
+# and its stats64 every 100 us, with one-shot reads racing the removal:
+# the trace fails, ENODEV, naming it; every read answers or says ENODEV.
+# What the VM cannot show: a read on a netdev marked absent
+# (netif_device_detach(): virtio_net does it only in a device freeze,
+# veth and dummy never) and a driver's ethtool begin/complete (none of
+# them has one); nor, on 6.1, a table that grows between the count and the
+# names (every ethtool op that changes it holds rtnl, as the reads do).
+ip link add sptw0 numtxqueues 8 numrxqueues 8 type veth peer name sptw1
+ip link set sptw0 up
+"$nlraw" trace-start --target netdev=sptw0 ethtool_period_us:u32:1000 \
+	netdev_period_us:u32:100 --watch --wait-trace --ready "$tmp/ready6" \
+	>"$tmp/out" &
+bg=$!
+sp_wait_for "[ -e $tmp/ready6 ]" 60
+set --
+for _ in $(seq 1 300); do
+	set -- "$@" counters-get --target netdev=sptw0 --
+done
+"$nlraw" "$@" >"$tmp/gets" &
+bg2=$!
+sleep 0.3
+sp_test "ip link del sptw0 (traced, read)" timeout 30 ip link del sptw0
+wait $bg
+wait $bg2
+sp_check 1 "veth removed mid-read: failed, ENODEV, naming it, both streams read" \
+	'.result.state == 3 and .result.error == -19 and
+	 (.result.error_msg | test("sptw0")) and
+	 ([.result.streams[].samples] | length == 2 and all(. > 0)) and
+	 .watch.end.state == 3'
+sp_checks "$tmp/out"
+sp_test "... each one-shot read answered or said ENODEV" \
+	jq -se 'length == 300 and all(.errno == 0 or .errno == 19)' "$tmp/gets"
+
 # The traced netdev is unregistered.
 ip link add sptr0 type dummy
 ip link set sptr0 up

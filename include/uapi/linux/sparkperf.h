@@ -511,17 +511,17 @@
  *        (exactly one of NETDEV and RDMA_DEV: -EINVAL otherwise)
  *    SPARKPERF_A_TRACE_GLOBS: optional, as for SPARKPERF_CMD_TRACE_START
  *
- * -ENODEV for an unknown netdev or RDMA device, or one outside the caller's
+ * -ENODEV for an unknown netdev or RDMA device, one outside the caller's
  * network namespace in exclusive netns mode (as for SPARKPERF_CMD_DEV_GET),
- * -EINVAL for a port the device does not have. Reply: one
- * SPARKPERF_CMD_COUNTERS_GET message per
- * stream that has counters (a netdev without ethtool statistics has only
- * its netdev stream; an RDMA port without hardware counters none, then
- * -EOPNOTSUPP), each with SPARKPERF_A_TRACE_STREAM: NLA_NESTED, the stream
- * (SPARKPERF_A_STREAM_* below) including SPARKPERF_A_STREAM_NAMES,
- * SPARKPERF_A_STREAM_VALUES, SPARKPERF_A_STREAM_TS_NS: NLA_U64,
- * CLOCK_MONOTONIC when the read started, and SPARKPERF_A_STREAM_READ_NS:
- * NLA_U32, how long the read took, in ns.
+ * or a netdev that is not present (detached: suspended, being removed or
+ * reset; as "ethtool -S" refuses it), -EINVAL for a port the device does not
+ * have. Reply: one SPARKPERF_CMD_COUNTERS_GET message per stream that has
+ * counters (a netdev without ethtool statistics has only its netdev stream;
+ * an RDMA port without hardware counters none, then -EOPNOTSUPP), each with
+ * SPARKPERF_A_TRACE_STREAM: NLA_NESTED, the stream (SPARKPERF_A_STREAM_*
+ * below) including SPARKPERF_A_STREAM_NAMES, SPARKPERF_A_STREAM_VALUES,
+ * SPARKPERF_A_STREAM_TS_NS: NLA_U64, CLOCK_MONOTONIC when the read started,
+ * and SPARKPERF_A_STREAM_READ_NS: NLA_U32, how long the read took, in ns.
  *
  * SPARKPERF_CMD_TRACE_START
  * -------------------------
@@ -579,8 +579,10 @@
  *
  * A trace belongs to the netlink socket that started it and is destroyed
  * when that socket closes; until then an ended trace stays readable.
- * Removing a traced netdev or RDMA device ends the trace: state
- * SPARKPERF_TRACE_STATE_FAILED, SPARKPERF_A_TRACE_ERROR -ENODEV and a
+ * A traced netdev that is not present (see SPARKPERF_CMD_COUNTERS_GET) is
+ * not read: its grid points are missed until it is back; at TRACE_START
+ * it is -ENODEV. Removing a traced netdev or RDMA device ends the trace:
+ * state SPARKPERF_TRACE_STATE_FAILED, SPARKPERF_A_TRACE_ERROR -ENODEV and a
  * message naming the device; rmmod destroys every trace.
  *
  * Reply: SPARKPERF_CMD_TRACE_START, the same attributes as a
