@@ -224,14 +224,19 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 
 /* nccl-tests */
 
+/* nccl-tests' GB/s (10^9 bytes/s) as the Gbit/s every data rate of ours is in */
+static json_object *jgbit(double gb_per_s)
+{
+	return sp_json_num(gb_per_s * 8);
+}
+
 static void json_nccl_half_fill(json_object *o, const void *item)
 {
 	const struct sp_nccl_half *h = item;
 
 	sp_json_add(o, "time_us", sp_json_num(h->time_us));
-	sp_json_add(o, "algbw_gb_per_s", sp_json_num(h->algbw_gb_per_s));
-	sp_json_add(o, "busbw_gb_per_s", sp_json_num(h->busbw_gb_per_s));
-	sp_json_add(o, "busbw_gbit_per_s", sp_json_num(h->busbw_gb_per_s * 8));
+	sp_json_add(o, "algbw_gbit_per_s", jgbit(h->algbw_gb_per_s));
+	sp_json_add(o, "busbw_gbit_per_s", jgbit(h->busbw_gb_per_s));
 	sp_json_add(o, "wrong", jnum_if(h->has_wrong, h->wrong));
 }
 
@@ -277,10 +282,9 @@ static void json_nccl_summary_fill(json_object *o, const void *item)
 	const struct sp_nccl_summary *s = item;
 
 	sp_json_add(o, "size_bytes", sp_json_u64(s->size_bytes));
-	sp_json_add(o, "algbw_gb_per_s", sp_json_num(s->algbw_gb_per_s));
-	sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->busbw_gb_per_s));
-	sp_json_add(o, "per_direction_gbit_per_s", sp_json_num(s->per_direction_gbit_per_s));
-	sp_json_add(o, "peak_busbw_gb_per_s", sp_json_num(s->peak_busbw_gb_per_s));
+	sp_json_add(o, "algbw_gbit_per_s", jgbit(s->algbw_gb_per_s));
+	sp_json_add(o, "busbw_gbit_per_s", jgbit(s->busbw_gb_per_s));
+	sp_json_add(o, "peak_busbw_gbit_per_s", jgbit(s->peak_busbw_gb_per_s));
 	sp_json_add(o, "ranks", s->ranks ? sp_json_u64(s->ranks) : NULL);
 	sp_json_add(o, "hosts", s->hosts ? sp_json_u64(s->hosts) : NULL);
 }
@@ -306,7 +310,8 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "old_error_column", json_object_new_boolean(n->old_error_column));
 	sp_json_add(o, "rows", sp_json_objects(n->rows, n->n_rows, sizeof(*n->rows), json_nccl_row));
 	sp_json_add(o, "out_of_bounds", n->has_out_of_bounds ? sp_json_u64(n->out_of_bounds) : NULL);
-	sp_json_add(o, "avg_busbw_gb_per_s", jnum_if(n->has_avg_busbw, n->avg_busbw_gb_per_s));
+	sp_json_add(o, "avg_busbw_gbit_per_s",
+		    n->has_avg_busbw ? jgbit(n->avg_busbw_gb_per_s) : NULL);
 	sp_json_add(o, "summary", json_nccl_summary(n));
 	sp_json_add(o, "network", sp_json_str_or_null(n->network[0] ? n->network : NULL));
 	sp_json_add(o, "ib_devices", sp_json_str_or_null(n->ib_devices));
@@ -402,9 +407,7 @@ static void json_bench_summary_fill(json_object *o, const void *item)
 	if (s->best) {
 		sp_json_add(o, "best", json_object_new_string(s->best->label));
 		sp_json_add(o, "size_bytes", sp_json_u64(s->best_s.size_bytes));
-		sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->best_s.busbw_gb_per_s));
-		sp_json_add(o, "per_direction_gbit_per_s",
-			    sp_json_num(s->best_s.per_direction_gbit_per_s));
+		sp_json_add(o, "busbw_gbit_per_s", jgbit(s->best_s.busbw_gb_per_s));
 	}
 }
 

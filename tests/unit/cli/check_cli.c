@@ -747,20 +747,29 @@ START_TEST(test_bench_parse_text)
 	ck_assert(strstr(r.out, "\nverdict: fail\n"));
 	result_free(&r);
 
-	/* two Sparks, all_gather: x 8 per direction, over the threshold */
+	/* two Sparks, all_gather: GB/s x 8 in Gbit/s, busbw each direction's, over the threshold */
 	run(&r, "ok", "-j", "bench", "parse", "nccl",
 	    "../fixtures/nccl-tests/nccl_all_gather_dgxspark_2.18.3_ok.txt", "min-busbw", "23", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	{
+		static const char *const summary_keys[] = {
+			"size_bytes", "algbw_gbit_per_s", "busbw_gbit_per_s",
+			"peak_busbw_gbit_per_s", "ranks", "hosts",
+		};
 		json_object *doc = json_tokener_parse(r.out);
 		json_object *res = json_object_array_get_idx(get(doc, "results"), 0);
 		json_object *s = get(res, "summary");
+		json_object *half = get(json_object_array_get_idx(get(res, "rows"), 2), "in_place");
 
-		assert_double(s, "busbw_gb_per_s", 22.30, 1e-9);
-		assert_double(s, "per_direction_gbit_per_s", 178.4, 1e-9);
+		assert_keys(s, summary_keys, ARRAY_SIZE(summary_keys));
+		assert_double(s, "algbw_gbit_per_s", 356.8, 1e-9);
+		assert_double(s, "busbw_gbit_per_s", 178.4, 1e-9);
+		assert_double(s, "peak_busbw_gbit_per_s", 179.68, 1e-9);
 		assert_int(s, "hosts", 2);
-		assert_double(get(json_object_array_get_idx(get(res, "rows"), 2), "in_place"),
-			      "busbw_gbit_per_s", 179.68, 1e-9);
+		assert_double(res, "avg_busbw_gbit_per_s", 171.2264, 1e-9);
+		assert_double(half, "algbw_gbit_per_s", 359.36, 1e-9);
+		assert_double(half, "busbw_gbit_per_s", 179.68, 1e-9);
+		assert_double(get(doc, "summary"), "busbw_gbit_per_s", 178.4, 1e-9);
 		ck_assert_str_eq(bench_verdict(doc), "warn below_threshold");
 		json_object_put(doc);
 	}
