@@ -183,8 +183,8 @@ static void json_ip_end_fill(json_object *o, const void *item)
 	const struct sp_iperf3_end *e = item;
 
 	sp_json_add(o, "bytes", sp_json_u64(e->bytes));
-	sp_json_add(o, "seconds", sp_json_num(e->seconds));
-	sp_json_add(o, "bits_per_second", sp_json_num(e->bits_per_second));
+	sp_json_add(o, "duration_s", sp_json_num(e->seconds));
+	sp_json_add(o, "gbit_per_s", sp_json_num(e->bits_per_second / 1e9));
 	sp_json_add(o, "retransmits", e->has_retransmits ? sp_json_u64(e->retransmits) : NULL);
 }
 

@@ -228,7 +228,10 @@ END_TEST
 /* "-": what a pipe gives. */
 START_TEST(test_parse_stdin)
 {
-	json_object *doc;
+	static const char *const end_keys[] = {
+		"bytes", "duration_s", "gbit_per_s", "retransmits",
+	};
+	json_object *doc, *res;
 	struct result r;
 
 	/* the tool inherits the test's standard input */
@@ -239,8 +242,12 @@ START_TEST(test_parse_stdin)
 	doc = json_tokener_parse(r.out);
 	ck_assert_ptr_nonnull(doc);
 	assert_str(get(doc, "input"), "file", "-");
-	assert_double(json_object_array_get_idx(get(doc, "results"), 0), "gbit_per_s", 1.264796015,
-		      1e-6);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_double(res, "gbit_per_s", 1.264796015, 1e-6);
+	/* iperf3's seconds and bits_per_second, in our words and units */
+	assert_keys(get(res, "sum_received"), end_keys, sizeof(end_keys) / sizeof(*end_keys));
+	assert_double(get(res, "sum_received"), "duration_s", 2.006295, 1e-9);
+	assert_double(get(res, "sum_received"), "gbit_per_s", 1.264796015, 1e-9);
 	assert_str(get(doc, "verdict"), "status", "ok");
 	json_object_put(doc);
 	result_free(&r);
