@@ -91,6 +91,10 @@ static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir
 
 /* perftest */
 
+/*
+ * In another unit than Gbit/s, the number as perftest printed it too, in the
+ * unit the result's unit_reported names.
+ */
 static void json_pt_bw_value(json_object *row, const char *what, enum sp_perftest_unit unit,
 			     double v)
 {
@@ -100,8 +104,7 @@ static void json_pt_bw_value(json_object *row, const char *what, enum sp_perftes
 	sp_json_add(row, key, sp_json_num(sp_perftest_gbit_per_s(unit, v)));
 	if (unit == SP_PERFTEST_UNIT_GBIT)
 		return;
-	snprintf(key, sizeof(key), unit == SP_PERFTEST_UNIT_MIB ? "%s_mib_per_s" :
-		 "%s_unknown_unit", what);
+	snprintf(key, sizeof(key), "%s_reported", what);
 	sp_json_add(row, key, sp_json_num(v));
 }
 
@@ -115,7 +118,7 @@ static json_object *json_pt_bw_row(const struct sp_perftest *p, const struct sp_
 	sp_json_add(r, "iterations", sp_json_u64(b->iterations));
 	json_pt_bw_value(r, "bw_peak", p->unit, b->peak);
 	json_pt_bw_value(r, "bw_average", p->unit, b->average);
-	sp_json_add(r, "msg_rate_mpps", sp_json_num(b->msg_rate_mpps));
+	sp_json_add(r, "msgs_per_s", sp_json_num(b->msg_rate_mpps * 1e6));
 	return r;
 }
 
@@ -132,7 +135,7 @@ static void json_pt_lat_row(json_object *r, const void *item)
 	sp_json_add(r, "t_stdev_us", jnum_if(l->full, l->t_stdev_us));
 	sp_json_add(r, "p99_us", jnum_if(l->full, l->p99_us));
 	sp_json_add(r, "p99_9_us", jnum_if(l->full, l->p99_9_us));
-	sp_json_add(r, "tps", jnum_if(!l->full, l->tps));
+	sp_json_add(r, "transactions_per_s", jnum_if(!l->full, l->tps));
 }
 
 /* The BW rows, then the latency rows. */

@@ -169,6 +169,7 @@ END_TEST
 START_TEST(test_parse_perftest_unit)
 {
 	const char *file = "../fixtures/perftest/perftest_cpufreq_warning_interleaved_excerpt.txt";
+	json_object *doc, *res, *row;
 	struct result r;
 
 	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
@@ -186,6 +187,47 @@ START_TEST(test_parse_perftest_unit)
 			     "23324.61 MiB/s), "), "%s", r.out);
 	ck_assert_msg(!strstr(r.out, "unit_unknown"), "%s", r.out);
 	result_free(&r);
+
+	/* JSON: the number as printed is _reported, in the unit unit_reported names */
+	run(&r, "ok", "-j", "bench", "parse", "perftest", file, NULL);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_str(res, "unit_reported", "unknown");
+	row = json_object_array_get_idx(get(res, "rows"), 2);
+	assert_null(row, "bw_average_gbit_per_s");
+	assert_double(row, "bw_average_reported", 23324.61, 1e-9);
+	json_object_put(doc);
+	result_free(&r);
+
+	run(&r, "ok", "-j", "bench", "parse", "perftest", file, "unit", "mib", NULL);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_str(res, "unit_reported", "MiB/s");
+	row = json_object_array_get_idx(get(res, "rows"), 2);
+	assert_double(row, "bw_average_gbit_per_s", 195.66101, 1e-6);
+	assert_double(row, "bw_average_reported", 23324.61, 1e-9);
+	/* perftest's 0.011662 Mpps */
+	assert_int(row, "msgs_per_s", 11662);
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+/* A latency run of --duration: the mean and the transactions per second, no percentiles. */
+START_TEST(test_parse_perftest_duration)
+{
+	json_object *doc, *row;
+
+	doc = parse_json("perftest", " #bytes        #iterations       t_avg[usec]    tps average\n"
+			 " 2             1000000           1.47           678000.5\n", 0, "");
+	row = json_object_array_get_idx(get(json_object_array_get_idx(get(doc, "results"), 0),
+					    "rows"), 0);
+	assert_double(row, "t_avg_us", 1.47, 1e-9);
+	assert_double(row, "transactions_per_s", 678000.5, 1e-9);
+	assert_null(row, "p99_us");
+	json_object_put(doc);
 }
 END_TEST
 
@@ -511,6 +553,7 @@ static Suite *cli_bench_suite(void)
 	tcase_add_test(tc, test_parse_out_of_range);
 	tcase_add_test(tc, test_parse_perftest_sweep);
 	tcase_add_test(tc, test_parse_perftest_unit);
+	tcase_add_test(tc, test_parse_perftest_duration);
 	tcase_add_test(tc, test_parse_too_large);
 	tcase_add_test(tc, test_parse_stdin);
 	suite_add_tcase(s, tc);
