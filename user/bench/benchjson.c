@@ -349,7 +349,7 @@ static void json_bench_result(json_object *o, const void *item)
 
 	sp_json_add(o, "tool", json_object_new_string(sp_bench_tool_str(r->tool)));
 	sp_json_add(o, "label", sp_json_str_or_null(r->label));
-	sp_json_add(o, "command", r->command >= 0 ? json_object_new_int(r->command) : NULL);
+	sp_json_add(o, "command_index", r->command >= 0 ? json_object_new_int(r->command) : NULL);
 	sp_json_add(o, "source", sp_json_str_or_null(r->source));
 	switch (r->tool) {
 	case SP_BENCH_PERFTEST:

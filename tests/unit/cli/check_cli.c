@@ -1032,6 +1032,8 @@ START_TEST(test_bench_trace_kernel)
 	assert_str(st, "target", "eth0");
 	ck_assert_int_eq(geti(st, "period_requested_us"), 10000);
 	ck_assert_int_eq(geti(json_object_array_get_idx(get(st, "counters"), 1), "delta"), 7500000);
+	/* the client's output, commands[1] after its server's */
+	assert_int(json_object_array_get_idx(get(doc, "results"), 0), "command_index", 1);
 	assert_str(get(doc, "verdict"), "status", "ok");
 	json_object_put(doc);
 	result_free(&r);
