@@ -55,7 +55,8 @@ static json_object *jpath(const char *dir, const char *name)
 	return o;
 }
 
-static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir, bool dry_run)
+/* A dry run's command has a run's keys too (not run: ran false), so both are one shape. */
+static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir)
 {
 	json_object *o = json_object_new_object();
 	const struct sp_bench_exec *x = &c->x;
@@ -76,8 +77,6 @@ static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir
 	sp_json_add(o, "stdout", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stdout_name));
 	sp_json_add(o, "stderr", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stderr_name));
 	sp_json_add(o, "json_file", jpath(dir, c->json_name));
-	if (dry_run)
-		return o;
 	sp_json_add(o, "ran", json_object_new_boolean(x->ran));
 	sp_json_add(o, "exit_status", x->ran && x->exit_status != SP_BENCH_EXIT_UNKNOWN ?
 	    json_object_new_int(x->exit_status) : NULL);
@@ -503,7 +502,7 @@ static json_object *json_bench_doc_cmd(const void *items, size_t i)
 {
 	const struct sp_bench_doc *doc = items;
 
-	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir, doc->dry_run);
+	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir);
 }
 
 /* A file written before the commands run: where, and what. */

@@ -777,6 +777,12 @@ START_TEST(test_bench_parse_text)
 }
 END_TEST
 
+/* A command's keys, run or not (dry-run) */
+static const char *const bench_cmd_keys[] = {
+	"name", "role", "host", "argv", "env", "command_line", "stdout", "stderr", "json_file",
+	"ran", "exit_status", "signal", "timed_out", "exec_error", "stderr_tail", "elapsed_s",
+};
+
 /* One line on stderr naming the help, exit 2, nothing run. */
 /* The commands, nothing run, no directory made. */
 START_TEST(test_bench_dry_run)
@@ -818,7 +824,11 @@ START_TEST(test_bench_dry_run)
 		   "-x NCCL_DEBUG_SUBSYS=INIT,NET ./build/sendrecv_perf -b 256M -e 4G -f 2 -g 1 -n 30 "
 		   "-w 5 -J /nonexistent/b/sendrecv_perf.json");
 	assert_str(c, "json_file", "/nonexistent/b/sendrecv_perf.json");
-	ck_assert(!json_object_object_get_ex(c, "exit_status", NULL));
+	assert_keys(c, bench_cmd_keys, ARRAY_SIZE(bench_cmd_keys));
+	assert_bool(c, "ran", false);
+	assert_null(c, "exit_status");
+	assert_bool(c, "timed_out", false);
+	assert_null(c, "elapsed_s");
 	json_object_put(doc);
 	result_free(&r);
 	ck_assert_int_ne(access("/nonexistent/b", F_OK), 0);
@@ -855,6 +865,8 @@ START_TEST(test_bench_steps)
 	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
 	ck_assert(starts_with(gets_(p, "message"), "hf-download exited with status 3; see "));
 	assert_int(json_object_array_get_idx(get(doc, "commands"), 0), "exit_status", 3);
+	assert_keys(json_object_array_get_idx(get(doc, "commands"), 0), bench_cmd_keys,
+		    ARRAY_SIZE(bench_cmd_keys));
 	assert_bool(json_object_array_get_idx(get(doc, "commands"), 2), "ran", false);
 	ck_assert_uint_eq(json_object_array_length(get(doc, "results")), 0);
 	json_object_put(doc);
