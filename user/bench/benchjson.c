@@ -55,7 +55,8 @@ static json_object *jpath(const char *dir, const char *name)
 	return o;
 }
 
-static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir, bool dry_run)
+/* A dry run's command has a run's keys too (not run: ran false), so both are one shape. */
+static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir)
 {
 	json_object *o = json_object_new_object();
 	const struct sp_bench_exec *x = &c->x;
@@ -76,8 +77,6 @@ static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir
 	sp_json_add(o, "stdout", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stdout_name));
 	sp_json_add(o, "stderr", c->role == SP_BENCH_ROLE_MANUAL ? NULL : jpath(dir, c->stderr_name));
 	sp_json_add(o, "json_file", jpath(dir, c->json_name));
-	if (dry_run)
-		return o;
 	sp_json_add(o, "ran", json_object_new_boolean(x->ran));
 	sp_json_add(o, "exit_status", x->ran && x->exit_status != SP_BENCH_EXIT_UNKNOWN ?
 	    json_object_new_int(x->exit_status) : NULL);
@@ -91,6 +90,10 @@ static json_object *json_bench_cmd(const struct sp_bench_cmd *c, const char *dir
 
 /* perftest */
 
+/*
+ * In another unit than Gbit/s, the number as perftest printed it too, in the
+ * unit the result's unit_reported names.
+ */
 static void json_pt_bw_value(json_object *row, const char *what, enum sp_perftest_unit unit,
 			     double v)
 {
@@ -100,8 +103,7 @@ static void json_pt_bw_value(json_object *row, const char *what, enum sp_perftes
 	sp_json_add(row, key, sp_json_num(sp_perftest_gbit_per_s(unit, v)));
 	if (unit == SP_PERFTEST_UNIT_GBIT)
 		return;
-	snprintf(key, sizeof(key), unit == SP_PERFTEST_UNIT_MIB ? "%s_mib_per_s" :
-		 "%s_unknown_unit", what);
+	snprintf(key, sizeof(key), "%s_reported", what);
 	sp_json_add(row, key, sp_json_num(v));
 }
 
@@ -115,7 +117,7 @@ static json_object *json_pt_bw_row(const struct sp_perftest *p, const struct sp_
 	sp_json_add(r, "iterations", sp_json_u64(b->iterations));
 	json_pt_bw_value(r, "bw_peak", p->unit, b->peak);
 	json_pt_bw_value(r, "bw_average", p->unit, b->average);
-	sp_json_add(r, "msg_rate_mpps", sp_json_num(b->msg_rate_mpps));
+	sp_json_add(r, "msgs_per_s", sp_json_num(b->msg_rate_mpps * 1e6));
 	return r;
 }
 
@@ -132,7 +134,7 @@ static void json_pt_lat_row(json_object *r, const void *item)
 	sp_json_add(r, "t_stdev_us", jnum_if(l->full, l->t_stdev_us));
 	sp_json_add(r, "p99_us", jnum_if(l->full, l->p99_us));
 	sp_json_add(r, "p99_9_us", jnum_if(l->full, l->p99_9_us));
-	sp_json_add(r, "tps", jnum_if(!l->full, l->tps));
+	sp_json_add(r, "transactions_per_s", jnum_if(!l->full, l->tps));
 }
 
 /* The BW rows, then the latency rows. */
@@ -183,8 +185,8 @@ static void json_ip_end_fill(json_object *o, const void *item)
 	const struct sp_iperf3_end *e = item;
 
 	sp_json_add(o, "bytes", sp_json_u64(e->bytes));
-	sp_json_add(o, "seconds", sp_json_num(e->seconds));
-	sp_json_add(o, "bits_per_second", sp_json_num(e->bits_per_second));
+	sp_json_add(o, "duration_s", sp_json_num(e->seconds));
+	sp_json_add(o, "gbit_per_s", sp_json_num(e->bits_per_second / 1e9));
 	sp_json_add(o, "retransmits", e->has_retransmits ? sp_json_u64(e->retransmits) : NULL);
 }
 
@@ -224,14 +226,19 @@ static void json_iperf3(json_object *o, const struct sp_iperf3 *r)
 
 /* nccl-tests */
 
+/* nccl-tests' GB/s (10^9 bytes/s) as the Gbit/s every data rate of ours is in */
+static json_object *jgbit(double gb_per_s)
+{
+	return sp_json_num(gb_per_s * 8);
+}
+
 static void json_nccl_half_fill(json_object *o, const void *item)
 {
 	const struct sp_nccl_half *h = item;
 
 	sp_json_add(o, "time_us", sp_json_num(h->time_us));
-	sp_json_add(o, "algbw_gb_per_s", sp_json_num(h->algbw_gb_per_s));
-	sp_json_add(o, "busbw_gb_per_s", sp_json_num(h->busbw_gb_per_s));
-	sp_json_add(o, "busbw_gbit_per_s", sp_json_num(h->busbw_gb_per_s * 8));
+	sp_json_add(o, "algbw_gbit_per_s", jgbit(h->algbw_gb_per_s));
+	sp_json_add(o, "busbw_gbit_per_s", jgbit(h->busbw_gb_per_s));
 	sp_json_add(o, "wrong", jnum_if(h->has_wrong, h->wrong));
 }
 
@@ -277,10 +284,9 @@ static void json_nccl_summary_fill(json_object *o, const void *item)
 	const struct sp_nccl_summary *s = item;
 
 	sp_json_add(o, "size_bytes", sp_json_u64(s->size_bytes));
-	sp_json_add(o, "algbw_gb_per_s", sp_json_num(s->algbw_gb_per_s));
-	sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->busbw_gb_per_s));
-	sp_json_add(o, "per_direction_gbit_per_s", sp_json_num(s->per_direction_gbit_per_s));
-	sp_json_add(o, "peak_busbw_gb_per_s", sp_json_num(s->peak_busbw_gb_per_s));
+	sp_json_add(o, "algbw_gbit_per_s", jgbit(s->algbw_gb_per_s));
+	sp_json_add(o, "busbw_gbit_per_s", jgbit(s->busbw_gb_per_s));
+	sp_json_add(o, "peak_busbw_gbit_per_s", jgbit(s->peak_busbw_gb_per_s));
 	sp_json_add(o, "ranks", s->ranks ? sp_json_u64(s->ranks) : NULL);
 	sp_json_add(o, "hosts", s->hosts ? sp_json_u64(s->hosts) : NULL);
 }
@@ -306,7 +312,8 @@ static void json_nccl(json_object *o, const struct sp_nccl *n)
 	sp_json_add(o, "old_error_column", json_object_new_boolean(n->old_error_column));
 	sp_json_add(o, "rows", sp_json_objects(n->rows, n->n_rows, sizeof(*n->rows), json_nccl_row));
 	sp_json_add(o, "out_of_bounds", n->has_out_of_bounds ? sp_json_u64(n->out_of_bounds) : NULL);
-	sp_json_add(o, "avg_busbw_gb_per_s", jnum_if(n->has_avg_busbw, n->avg_busbw_gb_per_s));
+	sp_json_add(o, "avg_busbw_gbit_per_s",
+		    n->has_avg_busbw ? jgbit(n->avg_busbw_gb_per_s) : NULL);
 	sp_json_add(o, "summary", json_nccl_summary(n));
 	sp_json_add(o, "network", sp_json_str_or_null(n->network[0] ? n->network : NULL));
 	sp_json_add(o, "ib_devices", sp_json_str_or_null(n->ib_devices));
@@ -327,7 +334,7 @@ static void json_llm(json_object *o, const struct sp_llm *l)
 
 	sp_json_add(o, "kind", sp_json_str_or_null(l->kind));
 	sp_json_add(o, "completed", l->has_completed ? sp_json_u64(l->completed) : NULL);
-	sp_json_add(o, "failed", l->has_failed ? sp_json_u64(l->failed) : NULL);
+	sp_json_add(o, "failures", l->has_failed ? sp_json_u64(l->failed) : NULL);
 	sp_json_add(o, "requested", l->has_requested ? sp_json_u64(l->requested) : NULL);
 	for (i = 0; m && i < l->n_metrics; i++)
 		sp_json_add(m, l->metrics[i].name, sp_json_num(l->metrics[i].value));
@@ -341,7 +348,7 @@ static void json_bench_result(json_object *o, const void *item)
 
 	sp_json_add(o, "tool", json_object_new_string(sp_bench_tool_str(r->tool)));
 	sp_json_add(o, "label", sp_json_str_or_null(r->label));
-	sp_json_add(o, "command", r->command >= 0 ? json_object_new_int(r->command) : NULL);
+	sp_json_add(o, "command_index", r->command >= 0 ? json_object_new_int(r->command) : NULL);
 	sp_json_add(o, "source", sp_json_str_or_null(r->source));
 	switch (r->tool) {
 	case SP_BENCH_PERFTEST:
@@ -402,9 +409,7 @@ static void json_bench_summary_fill(json_object *o, const void *item)
 	if (s->best) {
 		sp_json_add(o, "best", json_object_new_string(s->best->label));
 		sp_json_add(o, "size_bytes", sp_json_u64(s->best_s.size_bytes));
-		sp_json_add(o, "busbw_gb_per_s", sp_json_num(s->best_s.busbw_gb_per_s));
-		sp_json_add(o, "per_direction_gbit_per_s",
-			    sp_json_num(s->best_s.per_direction_gbit_per_s));
+		sp_json_add(o, "busbw_gbit_per_s", jgbit(s->best_s.busbw_gb_per_s));
 	}
 }
 
@@ -497,7 +502,7 @@ static json_object *json_bench_doc_cmd(const void *items, size_t i)
 {
 	const struct sp_bench_doc *doc = items;
 
-	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir, doc->dry_run);
+	return json_bench_cmd(&doc->cmds->v[i], doc->out_dir);
 }
 
 /* A file written before the commands run: where, and what. */

@@ -745,26 +745,41 @@ START_TEST(test_bench_parse_text)
 	ck_assert(strstr(r.out, "\nverdict: fail\n"));
 	result_free(&r);
 
-	/* two Sparks, all_gather: x 8 per direction, over the threshold */
+	/* two Sparks, all_gather: GB/s x 8 in Gbit/s, busbw each direction's, over the threshold */
 	run(&r, "ok", "-j", "bench", "parse", "nccl",
 	    "../fixtures/nccl-tests/nccl_all_gather_dgxspark_2.18.3_ok.txt", "min-busbw", "23", NULL);
 	ck_assert_int_eq(r.rc, 0);
 	{
+		static const char *const summary_keys[] = {
+			"size_bytes", "algbw_gbit_per_s", "busbw_gbit_per_s",
+			"peak_busbw_gbit_per_s", "ranks", "hosts",
+		};
 		json_object *doc = json_tokener_parse(r.out);
 		json_object *res = json_object_array_get_idx(get(doc, "results"), 0);
 		json_object *s = get(res, "summary");
+		json_object *half = get(json_object_array_get_idx(get(res, "rows"), 2), "in_place");
 
-		assert_double(s, "busbw_gb_per_s", 22.30, 1e-9);
-		assert_double(s, "per_direction_gbit_per_s", 178.4, 1e-9);
+		assert_keys(s, summary_keys, ARRAY_SIZE(summary_keys));
+		assert_double(s, "algbw_gbit_per_s", 356.8, 1e-9);
+		assert_double(s, "busbw_gbit_per_s", 178.4, 1e-9);
+		assert_double(s, "peak_busbw_gbit_per_s", 179.68, 1e-9);
 		assert_int(s, "hosts", 2);
-		assert_double(get(json_object_array_get_idx(get(res, "rows"), 2), "in_place"),
-			      "busbw_gbit_per_s", 179.68, 1e-9);
+		assert_double(res, "avg_busbw_gbit_per_s", 171.2264, 1e-9);
+		assert_double(half, "algbw_gbit_per_s", 359.36, 1e-9);
+		assert_double(half, "busbw_gbit_per_s", 179.68, 1e-9);
+		assert_double(get(doc, "summary"), "busbw_gbit_per_s", 178.4, 1e-9);
 		ck_assert_str_eq(bench_verdict(doc), "warn below_threshold");
 		json_object_put(doc);
 	}
 	result_free(&r);
 }
 END_TEST
+
+/* A command's keys, run or not (dry-run) */
+static const char *const bench_cmd_keys[] = {
+	"name", "role", "host", "argv", "env", "command_line", "stdout", "stderr", "json_file",
+	"ran", "exit_status", "signal", "timed_out", "exec_error", "stderr_tail", "elapsed_s",
+};
 
 /* One line on stderr naming the help, exit 2, nothing run. */
 /* The commands, nothing run, no directory made. */
@@ -807,7 +822,11 @@ START_TEST(test_bench_dry_run)
 		   "-x NCCL_DEBUG_SUBSYS=INIT,NET ./build/sendrecv_perf -b 256M -e 4G -f 2 -g 1 -n 30 "
 		   "-w 5 -J /nonexistent/b/sendrecv_perf.json");
 	assert_str(c, "json_file", "/nonexistent/b/sendrecv_perf.json");
-	ck_assert(!json_object_object_get_ex(c, "exit_status", NULL));
+	assert_keys(c, bench_cmd_keys, ARRAY_SIZE(bench_cmd_keys));
+	assert_bool(c, "ran", false);
+	assert_null(c, "exit_status");
+	assert_bool(c, "timed_out", false);
+	assert_null(c, "elapsed_s");
 	json_object_put(doc);
 	result_free(&r);
 	ck_assert_int_ne(access("/nonexistent/b", F_OK), 0);
@@ -844,6 +863,8 @@ START_TEST(test_bench_steps)
 	p = json_object_array_get_idx(get(get(doc, "verdict"), "problems"), 0);
 	ck_assert(starts_with(gets_(p, "message"), "hf-download exited with status 3; see "));
 	assert_int(json_object_array_get_idx(get(doc, "commands"), 0), "exit_status", 3);
+	assert_keys(json_object_array_get_idx(get(doc, "commands"), 0), bench_cmd_keys,
+		    ARRAY_SIZE(bench_cmd_keys));
 	assert_bool(json_object_array_get_idx(get(doc, "commands"), 2), "ran", false);
 	ck_assert_uint_eq(json_object_array_length(get(doc, "results")), 0);
 	json_object_put(doc);
@@ -1021,6 +1042,8 @@ START_TEST(test_bench_trace_kernel)
 	assert_str(st, "target", "eth0");
 	ck_assert_int_eq(geti(st, "period_requested_us"), 10000);
 	ck_assert_int_eq(geti(json_object_array_get_idx(get(st, "counters"), 1), "delta"), 7500000);
+	/* the client's output, commands[1] after its server's */
+	assert_int(json_object_array_get_idx(get(doc, "results"), 0), "command_index", 1);
 	assert_str(get(doc, "verdict"), "status", "ok");
 	json_object_put(doc);
 	result_free(&r);

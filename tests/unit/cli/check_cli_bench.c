@@ -89,7 +89,7 @@ START_TEST(test_parse_out_of_range)
 			 "0..9223372036854775807");
 	res = json_object_array_get_idx(get(doc, "results"), 0);
 	assert_null(res, "completed");
-	assert_null(res, "failed");
+	assert_null(res, "failures");
 	assert_int(res, "requested", 4);
 	json_object_put(doc);
 
@@ -134,6 +134,21 @@ START_TEST(test_parse_out_of_range)
 }
 END_TEST
 
+/* vLLM's completed and failed requests: counts, the failed ones as failures. */
+START_TEST(test_parse_llm_counts)
+{
+	json_object *doc, *res;
+
+	doc = parse_json("vllm", "{\"num_prompts\":4,\"completed\":3,\"failed\":1,"
+			 "\"duration\":2.5}", 1, "failed_requests");
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_int(res, "completed", 3);
+	assert_int(res, "failures", 1);
+	assert_int(res, "requested", 4);
+	json_object_put(doc);
+}
+END_TEST
+
 /* perftest -a: one row a size; the summary is the largest size's row, not a mean of all. */
 START_TEST(test_parse_perftest_sweep)
 {
@@ -169,6 +184,7 @@ END_TEST
 START_TEST(test_parse_perftest_unit)
 {
 	const char *file = "../fixtures/perftest/perftest_cpufreq_warning_interleaved_excerpt.txt";
+	json_object *doc, *res, *row;
 	struct result r;
 
 	run(&r, "ok", "bench", "parse", "perftest", file, NULL);
@@ -186,6 +202,47 @@ START_TEST(test_parse_perftest_unit)
 			     "23324.61 MiB/s), "), "%s", r.out);
 	ck_assert_msg(!strstr(r.out, "unit_unknown"), "%s", r.out);
 	result_free(&r);
+
+	/* JSON: the number as printed is _reported, in the unit unit_reported names */
+	run(&r, "ok", "-j", "bench", "parse", "perftest", file, NULL);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_str(res, "unit_reported", "unknown");
+	row = json_object_array_get_idx(get(res, "rows"), 2);
+	assert_null(row, "bw_average_gbit_per_s");
+	assert_double(row, "bw_average_reported", 23324.61, 1e-9);
+	json_object_put(doc);
+	result_free(&r);
+
+	run(&r, "ok", "-j", "bench", "parse", "perftest", file, "unit", "mib", NULL);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_str(res, "unit_reported", "MiB/s");
+	row = json_object_array_get_idx(get(res, "rows"), 2);
+	assert_double(row, "bw_average_gbit_per_s", 195.66101, 1e-6);
+	assert_double(row, "bw_average_reported", 23324.61, 1e-9);
+	/* perftest's 0.011662 Mpps */
+	assert_int(row, "msgs_per_s", 11662);
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+/* A latency run of --duration: the mean and the transactions per second, no percentiles. */
+START_TEST(test_parse_perftest_duration)
+{
+	json_object *doc, *row;
+
+	doc = parse_json("perftest", " #bytes        #iterations       t_avg[usec]    tps average\n"
+			 " 2             1000000           1.47           678000.5\n", 0, "");
+	row = json_object_array_get_idx(get(json_object_array_get_idx(get(doc, "results"), 0),
+					    "rows"), 0);
+	assert_double(row, "t_avg_us", 1.47, 1e-9);
+	assert_double(row, "transactions_per_s", 678000.5, 1e-9);
+	assert_null(row, "p99_us");
+	json_object_put(doc);
 }
 END_TEST
 
@@ -228,7 +285,10 @@ END_TEST
 /* "-": what a pipe gives. */
 START_TEST(test_parse_stdin)
 {
-	json_object *doc;
+	static const char *const end_keys[] = {
+		"bytes", "duration_s", "gbit_per_s", "retransmits",
+	};
+	json_object *doc, *res;
 	struct result r;
 
 	/* the tool inherits the test's standard input */
@@ -239,8 +299,12 @@ START_TEST(test_parse_stdin)
 	doc = json_tokener_parse(r.out);
 	ck_assert_ptr_nonnull(doc);
 	assert_str(get(doc, "input"), "file", "-");
-	assert_double(json_object_array_get_idx(get(doc, "results"), 0), "gbit_per_s", 1.264796015,
-		      1e-6);
+	res = json_object_array_get_idx(get(doc, "results"), 0);
+	assert_double(res, "gbit_per_s", 1.264796015, 1e-6);
+	/* iperf3's seconds and bits_per_second, in our words and units */
+	assert_keys(get(res, "sum_received"), end_keys, sizeof(end_keys) / sizeof(*end_keys));
+	assert_double(get(res, "sum_received"), "duration_s", 2.006295, 1e-9);
+	assert_double(get(res, "sum_received"), "gbit_per_s", 1.264796015, 1e-9);
 	assert_str(get(doc, "verdict"), "status", "ok");
 	json_object_put(doc);
 	result_free(&r);
@@ -502,8 +566,10 @@ static Suite *cli_bench_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 300);	/* 64 MiB read twice, under valgrind too */
 	tcase_add_test(tc, test_parse_out_of_range);
+	tcase_add_test(tc, test_parse_llm_counts);
 	tcase_add_test(tc, test_parse_perftest_sweep);
 	tcase_add_test(tc, test_parse_perftest_unit);
+	tcase_add_test(tc, test_parse_perftest_duration);
 	tcase_add_test(tc, test_parse_too_large);
 	tcase_add_test(tc, test_parse_stdin);
 	suite_add_tcase(s, tc);
