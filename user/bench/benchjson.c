@@ -334,7 +334,7 @@ static void json_llm(json_object *o, const struct sp_llm *l)
 
 	sp_json_add(o, "kind", sp_json_str_or_null(l->kind));
 	sp_json_add(o, "completed", l->has_completed ? sp_json_u64(l->completed) : NULL);
-	sp_json_add(o, "failures", l->has_failed ? sp_json_u64(l->failed) : NULL);
+	sp_json_add(o, "failed", l->has_failed ? sp_json_u64(l->failed) : NULL);
 	sp_json_add(o, "requested", l->has_requested ? sp_json_u64(l->requested) : NULL);
 	for (i = 0; m && i < l->n_metrics; i++)
 		sp_json_add(m, l->metrics[i].name, sp_json_num(l->metrics[i].value));
