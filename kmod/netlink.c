@@ -41,9 +41,24 @@ static const struct nla_policy sp_dev_get_policy[SPARKPERF_A_DEV_NAME + 1] = {
 /* Addresses: 4 or 16 bytes, checked by sp_nla_get_addr(). */
 #define SP_POLICY_ADDR NLA_POLICY_RANGE(NLA_BINARY, 4, 16)
 
-static const struct nla_policy sp_server_start_policy[SPARKPERF_A_SERVER_PORT + 1] = {
+static const struct nla_policy sp_allow_policy[SPARKPERF_A_ALLOW_MAX + 1] = {
+	[SPARKPERF_A_ALLOW_NET] = { .type = NLA_NESTED },
+};
+
+static struct netlink_range_validation sp_range_server_bytes = {
+	.min = 1 << 20, .max = SPARKPERF_SERVER_BYTES_MAX,
+};
+
+static const struct nla_policy sp_server_start_policy[SPARKPERF_A_SERVER_ALLOW + 1] = {
 	[SPARKPERF_A_SERVER_ADDR] = SP_POLICY_ADDR,
 	[SPARKPERF_A_SERVER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[SPARKPERF_A_SERVER_CONNS_MAX] =
+		NLA_POLICY_RANGE(NLA_U32, 1, SPARKPERF_SERVER_CONNS_MAX),
+	[SPARKPERF_A_SERVER_BYTES_MAX] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &sp_range_server_bytes),
+	[SPARKPERF_A_SERVER_THREADS_MAX] =
+		NLA_POLICY_MAX(NLA_U32, SPARKPERF_SERVER_CONNS_MAX),
+	[SPARKPERF_A_SERVER_ALLOW] = NLA_POLICY_NESTED(sp_allow_policy),
 };
 
 static const struct nla_policy sp_server_stop_policy[SPARKPERF_A_SERVER_ID + 1] = {

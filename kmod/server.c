@@ -41,18 +41,13 @@
 #include <rdma/rdma_cm.h>
 #include <linux/sparkperf.h>
 
+#include "budget.h"
 #include "bw.h"
 #include "device.h"
 #include "lat.h"
 #include "netlink.h"
 #include "rdma.h"
 #include "server.h"
-
-/*
- * Connections one server serves at once, beyond which it rejects: room for
- * a few bandwidth sessions of SPARKPERF_BW_QPS_MAX QPs.
- */
-#define SP_SERVER_CONNS_MAX 256
 
 enum sp_cm_kind {
 	SP_CM_SERVER = 1,
@@ -67,8 +62,10 @@ struct sp_server {
 	struct rdma_cm_id *listener;
 	struct sockaddr_storage addr;	/* AF_UNSPEC: any */
 	u16 port;
-	atomic_t active;
+	struct sp_budget budget;
+	struct sp_allow allow;
 	atomic64_t served;
+	atomic64_t rejected;
 	bool stopping;
 };
 
@@ -104,6 +101,7 @@ struct sp_conn {
 	struct sp_wire_hello hello;
 	u8 initiator_depth;		/* the request's */
 	u8 responder_resources;
+	struct sp_budget_use use;	/* its share of the server's budget */
 };
 
 struct sp_server_dump_ctx {
@@ -159,8 +157,8 @@ static void sp_conn_free(struct sp_conn *conn)
 	mutex_unlock(&sp_conns_lock);
 	sp_buf_free(&conn->rc.rbuf);
 	sp_buf_free(&conn->rc.sbuf);
+	sp_budget_give(&server->budget, &conn->use);
 	kfree(conn);
-	atomic_dec(&server->active);
 	atomic_dec(&sp_conns_alive);
 	sp_server_put(server);
 	wake_up_all(&sp_conns_gone);
@@ -299,36 +297,63 @@ static void sp_conn_answer(struct sp_conn *conn)
 static void sp_conn_work(struct work_struct *work);
 
 /*
- * In the ib_cm workqueue: only what must be decided now (the hello, the
- * server's state) and the conn's registration; the work does the rest.
+ * The checks of a request before anything is allocated for it: the hello,
+ * the server's state, the allow list, then its share of the budgets into
+ * @use. 0, or the reason in @reason.
+ */
+static int sp_conn_admit(struct sp_server *server, struct rdma_cm_id *id,
+			 struct rdma_cm_event *ev, struct sp_wire_hello *hello,
+			 struct sp_budget_use *use, char *reason)
+{
+	struct sockaddr *peer = (struct sockaddr *)&id->route.addr.dst_addr;
+	int ret;
+
+	ret = sp_wire_parse_hello(hello, ev->param.conn.private_data,
+				  ev->param.conn.private_data_len, reason,
+				  SP_WIRE_REASON_LEN);
+	if (ret)
+		return ret;
+	if (READ_ONCE(server->stopping)) {
+		strscpy(reason, "server stopping", SP_WIRE_REASON_LEN);
+		return -ESHUTDOWN;
+	}
+	if (!sp_allow_match(&server->allow, peer)) {
+		snprintf(reason, SP_WIRE_REASON_LEN,
+			 "%pISc is not in the server's allow list", peer);
+		return -EACCES;
+	}
+	/* Two buffers of SIZE; a latency READ is served without a thread. */
+	use->bytes = 2ULL * be32_to_cpu(hello->size);
+	use->thread = !(hello->kind == SP_WIRE_LAT &&
+			hello->op == SPARKPERF_LAT_OP_READ);
+	return sp_budget_take(&server->budget, use, reason, SP_WIRE_REASON_LEN);
+}
+
+/*
+ * In the ib_cm workqueue: only what must be decided now (sp_conn_admit())
+ * and the conn's registration; the work does the rest.
  */
 static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 			   struct rdma_cm_event *ev)
 {
 	char reason[SP_WIRE_REASON_LEN];
 	struct sp_wire_hello hello;
+	struct sp_budget_use use;
 	struct sp_conn *conn;
 	int ret;
 
-	ret = sp_wire_parse_hello(&hello, ev->param.conn.private_data,
-				  ev->param.conn.private_data_len, reason,
-				  sizeof(reason));
-	if (ret)
+	ret = sp_conn_admit(server, id, ev, &hello, &use, reason);
+	if (ret) {
+		atomic64_inc(&server->rejected);
 		return sp_conn_reject(id, ret, reason);
-	if (READ_ONCE(server->stopping))
-		return sp_conn_reject(id, -ESHUTDOWN, "server stopping");
-	if (atomic_inc_return(&server->active) > SP_SERVER_CONNS_MAX) {
-		atomic_dec(&server->active);
-		snprintf(reason, sizeof(reason),
-			 "server busy with %u connections", SP_SERVER_CONNS_MAX);
-		return sp_conn_reject(id, -EBUSY, reason);
 	}
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
 	if (!conn) {
-		atomic_dec(&server->active);
+		sp_budget_give(&server->budget, &use);
 		return sp_conn_reject(id, -ENOMEM, "server out of memory");
 	}
+	conn->use = use;
 	conn->kind = SP_CM_CONN;
 	conn->server = server;
 	conn->cm_id = id;
@@ -356,7 +381,7 @@ static int sp_conn_request(struct sp_server *server, struct rdma_cm_id *id,
 	mutex_unlock(&sp_conns_lock);
 	if (ret < 0) {
 		kfree(conn);
-		atomic_dec(&server->active);
+		sp_budget_give(&server->budget, &use);
 		return sp_conn_reject(id, -ENOMEM, "server out of memory");
 	}
 	id->context = conn;
@@ -536,7 +561,7 @@ static void sp_conns_stop(struct sp_server *server)
 	mutex_unlock(&sp_conns_lock);
 
 	if (server)
-		wait_event(sp_conns_gone, !atomic_read(&server->active));
+		wait_event(sp_conns_gone, !sp_budget_conns(&server->budget));
 	else
 		wait_event(sp_conns_gone, !atomic_read(&sp_conns_alive));
 }
@@ -600,7 +625,7 @@ static int sp_server_listen(struct sp_server *server,
 		NL_SET_ERR_MSG(extack, "cannot bind to this address");
 		goto err;
 	}
-	ret = rdma_listen(id, SP_SERVER_CONNS_MAX);
+	ret = rdma_listen(id, SPARKPERF_SERVER_CONNS_MAX);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot listen");
 		goto err;
@@ -625,11 +650,14 @@ static int sp_server_fill(struct sk_buff *skb, struct sp_server *server,
 	    (server->addr.ss_family != AF_UNSPEC &&
 	     sp_nla_put_addr(skb, SPARKPERF_A_SERVER_ADDR, &server->addr)) ||
 	    nla_put_u16(skb, SPARKPERF_A_SERVER_PORT, server->port) ||
-	    nla_put_u32(skb, SPARKPERF_A_SERVER_ACTIVE,
-			atomic_read(&server->active)) ||
 	    nla_put_u64_64bit(skb, SPARKPERF_A_SERVER_SERVED,
 			      atomic64_read(&server->served),
-			      SPARKPERF_A_SERVER_PAD)) {
+			      SPARKPERF_A_SERVER_PAD) ||
+	    nla_put_u64_64bit(skb, SPARKPERF_A_SERVER_REJECTED,
+			      atomic64_read(&server->rejected),
+			      SPARKPERF_A_SERVER_PAD) ||
+	    sp_budget_put(skb, &server->budget) ||
+	    sp_allow_put(skb, &server->allow)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -688,6 +716,14 @@ int sp_server_start_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = sp_nla_get_addr(attrs[SPARKPERF_A_SERVER_ADDR],
 				      server->port, &server->addr,
 				      info->extack);
+		if (ret)
+			goto err_free;
+	}
+	sp_budget_parse(&server->budget, attrs);
+	if (attrs[SPARKPERF_A_SERVER_ALLOW]) {
+		ret = sp_allow_parse(&server->allow,
+				     attrs[SPARKPERF_A_SERVER_ALLOW],
+				     info->extack);
 		if (ret)
 			goto err_free;
 	}

@@ -33,7 +33,8 @@ def unitless: [
 	"validate_errors", "warmup", "warmup_count", "wraps", "wrong",
 	"yields", "numa_node", "netdev_ifindex", "netdev_mtu", "seq",
 	"seq_next", "seq_oldest", "slots", "changes", "failures",
-	"gid_index", "command_index", "failed"
+	"gid_index", "command_index", "failed", "max_conns", "max_threads",
+	"rejected"
 ];
 
 # Spellings of a unit or a quantity that the vocabulary has one other

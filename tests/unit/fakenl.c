@@ -679,15 +679,32 @@ static void lat_samples(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **
 	queue(sk, done(nlh->nlmsg_seq));
 }
 
+/* A server as the module reports it; budgets from tb (SERVER_START) or the defaults. */
 static void server_put(struct nl_msg *m, uint32_t id, const void *addr, int alen, int port,
-		       uint32_t active, uint64_t served)
+		       uint32_t active, uint64_t served, struct nlattr **tb)
 {
+	struct nlattr *cm = tb ? tb[SPARKPERF_A_SERVER_CONNS_MAX] : NULL;
+	struct nlattr *tm = tb ? tb[SPARKPERF_A_SERVER_THREADS_MAX] : NULL;
+	struct nlattr *bm = tb ? tb[SPARKPERF_A_SERVER_BYTES_MAX] : NULL;
+	struct nlattr *allow = tb ? tb[SPARKPERF_A_SERVER_ALLOW] : NULL;
+
 	nla_put_u32(m, SPARKPERF_A_SERVER_ID, id);
 	if (alen)
 		nla_put(m, SPARKPERF_A_SERVER_ADDR, alen, addr);
 	nla_put_u16(m, SPARKPERF_A_SERVER_PORT, (uint16_t)port);
 	nla_put_u32(m, SPARKPERF_A_SERVER_ACTIVE, active);
 	nla_put_u64(m, SPARKPERF_A_SERVER_SERVED, served);
+	nla_put_u64(m, SPARKPERF_A_SERVER_REJECTED, served / 3);
+	nla_put_u32(m, SPARKPERF_A_SERVER_CONNS_MAX, cm ? nla_get_u32(cm) :
+		    SPARKPERF_SERVER_CONNS_MAX);
+	nla_put_u32(m, SPARKPERF_A_SERVER_THREADS_MAX, tm ? nla_get_u32(tm) :
+		    SPARKPERF_SERVER_CONNS_MAX);
+	nla_put_u64(m, SPARKPERF_A_SERVER_BYTES_MAX, bm ? nla_get_u64(bm) :
+		    SPARKPERF_SERVER_BYTES_DEFAULT);
+	nla_put_u32(m, SPARKPERF_A_SERVER_THREADS, active);
+	nla_put_u64(m, SPARKPERF_A_SERVER_BYTES, active * 2ULL * 65536);
+	if (allow)
+		nla_put(m, SPARKPERF_A_SERVER_ALLOW, nla_len(allow), nla_data(allow));
 }
 
 static void server(struct fsock *sk, struct nlmsghdr *nlh, uint8_t cmd, struct nlattr **tb)
@@ -697,15 +714,22 @@ static void server(struct fsock *sk, struct nlmsghdr *nlh, uint8_t cmd, struct n
 
 	switch (cmd) {
 	case SPARKPERF_CMD_SERVER_START:
-		logf_("SERVER_START addr=%d port=%d\n",
+		logf_("SERVER_START addr=%d port=%d conns=%d threads=%d bytes=%lld allow=%d\n",
 		      tb[SPARKPERF_A_SERVER_ADDR] ? nla_len(tb[SPARKPERF_A_SERVER_ADDR]) : -1,
-		      tb[SPARKPERF_A_SERVER_PORT] ? nla_get_u16(tb[SPARKPERF_A_SERVER_PORT]) : -1);
+		      tb[SPARKPERF_A_SERVER_PORT] ? nla_get_u16(tb[SPARKPERF_A_SERVER_PORT]) : -1,
+		      tb[SPARKPERF_A_SERVER_CONNS_MAX] ?
+		      (int)nla_get_u32(tb[SPARKPERF_A_SERVER_CONNS_MAX]) : -1,
+		      tb[SPARKPERF_A_SERVER_THREADS_MAX] ?
+		      (int)nla_get_u32(tb[SPARKPERF_A_SERVER_THREADS_MAX]) : -1,
+		      tb[SPARKPERF_A_SERVER_BYTES_MAX] ?
+		      (long long)nla_get_u64(tb[SPARKPERF_A_SERVER_BYTES_MAX]) : -1LL,
+		      tb[SPARKPERF_A_SERVER_ALLOW] ? nla_len(tb[SPARKPERF_A_SERVER_ALLOW]) : -1);
 		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_SERVER_GET, 0);
 		server_put(m, 1,
 			   tb[SPARKPERF_A_SERVER_ADDR] ? nla_data(tb[SPARKPERF_A_SERVER_ADDR]) : NULL,
 			   tb[SPARKPERF_A_SERVER_ADDR] ? nla_len(tb[SPARKPERF_A_SERVER_ADDR]) : 0,
 			   tb[SPARKPERF_A_SERVER_PORT] ? nla_get_u16(tb[SPARKPERF_A_SERVER_PORT]) :
-			   SPARKPERF_PORT_DEFAULT, 0, 0);
+			   SPARKPERF_PORT_DEFAULT, 0, 0, tb);
 		queue(sk, m);
 		queue(sk, ack(nlh, 0, NULL));
 		break;
@@ -720,10 +744,10 @@ static void server(struct fsock *sk, struct nlmsghdr *nlh, uint8_t cmd, struct n
 	case SPARKPERF_CMD_SERVER_GET:
 		logf_("SERVER_GET dump\n");
 		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_SERVER_GET, NLM_F_MULTI);
-		server_put(m, 1, NULL, 0, 18520, 0, 3);
+		server_put(m, 1, NULL, 0, 18520, 0, 3, NULL);
 		queue(sk, m);
 		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_SERVER_GET, NLM_F_MULTI);
-		server_put(m, 2, a13, 4, 18521, 1, 42);
+		server_put(m, 2, a13, 4, 18521, 1, 42, NULL);
 		queue(sk, m);
 		queue(sk, done(nlh->nlmsg_seq));
 		break;

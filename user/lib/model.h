@@ -86,6 +86,12 @@ struct sp_addr {
 	uint8_t raw[SP_ADDR_MAX];
 };
 
+/* A network: an address whose bits after prefix are 0. */
+struct sp_net {
+	struct sp_addr addr;
+	uint8_t prefix;
+};
+
 #define SP_LAT_ERRMSG_MAX 256
 
 /*

@@ -255,6 +255,33 @@ int sp_parse_addr(const char *s, struct sp_addr *out)
 	return 0;
 }
 
+int sp_parse_net(const char *s, struct sp_net *out)
+{
+	char buf[INET6_ADDRSTRLEN + 4];
+	const char *slash = s ? strchr(s, '/') : NULL;
+	uint64_t prefix;
+	bool host_bits = false;
+	unsigned int i;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%.*s", slash ? (int)(slash - s) : (int)strlen(s), s);
+	if (sp_parse_addr(buf, &out->addr))
+		return -EINVAL;
+	prefix = out->addr.len * 8;
+	if (slash && sp_parse_u64(slash + 1, 0, out->addr.len * 8, &prefix))
+		return -EINVAL;
+	out->prefix = (uint8_t)prefix;
+	for (i = 0; i < out->addr.len; i++) {
+		unsigned int keep = prefix >= 8 * (i + 1) ? 8 : prefix > 8 * i ? prefix - 8 * i : 0;
+		uint8_t mask = (uint8_t)(0xff00 >> keep);
+
+		host_bits |= out->addr.raw[i] & (uint8_t)~mask;
+		out->addr.raw[i] &= mask;
+	}
+	return host_bits ? -EDOM : 0;
+}
+
 const char *sp_addr_not_unicast(const struct sp_addr *a)
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };

@@ -82,6 +82,15 @@ struct sp_addr;
  */
 int sp_parse_addr(const char *s, struct sp_addr *out);
 
+struct sp_net;
+
+/*
+ * A network "ADDR/PREFIX", or an address alone (/32, /128): -EINVAL for a
+ * bad address or prefix, -EDOM when bits after the prefix are set (*out
+ * then holds the network they belong to, to suggest).
+ */
+int sp_parse_net(const char *s, struct sp_net *out);
+
 /*
  * Why a is no host to connect to, NULL when it is one: "unspecified"
  * (0.0.0.0/8, ::), "multicast" (224.0.0.0/4, ff00::/8), "broadcast"

@@ -149,9 +149,36 @@
  *    SPARKPERF_A_SERVER_ADDR: address to listen on, optional (any)
  *    SPARKPERF_A_SERVER_PORT: NLA_U16, optional, default
  *                             SPARKPERF_PORT_DEFAULT, range 1..65535
+ *    SPARKPERF_A_SERVER_CONNS_MAX: NLA_U32, optional, connections served at
+ *                             once, 1..SPARKPERF_SERVER_CONNS_MAX (the
+ *                             default); a bandwidth run takes one per QP
+ *    SPARKPERF_A_SERVER_BYTES_MAX: NLA_U64, optional, buffer memory pinned
+ *                             for the connections at once (two buffers of
+ *                             the client's SIZE each), 1 MiB..
+ *                             SPARKPERF_SERVER_BYTES_MAX, default
+ *                             SPARKPERF_SERVER_BYTES_DEFAULT
+ *    SPARKPERF_A_SERVER_THREADS_MAX: NLA_U32, optional, kernel threads at
+ *                             once (every connection but a latency READ
+ *                             has one, which polls), 0..
+ *                             SPARKPERF_SERVER_CONNS_MAX (the default)
+ *    SPARKPERF_A_SERVER_ALLOW: NLA_NESTED, optional, the peers served: up
+ *                             to SPARKPERF_SERVER_ALLOW_MAX
+ *                             SPARKPERF_A_ALLOW_NET, each NLA_NESTED of
+ *                             SPARKPERF_A_NET_ADDR (an address as above)
+ *                             and SPARKPERF_A_NET_PREFIX (NLA_U8, at most
+ *                             32 for IPv4, 128 for IPv6; bits after it
+ *                             must be 0, -EINVAL otherwise); without it,
+ *                             every peer
  *
  * Reply: one SPARKPERF_CMD_SERVER_GET message for the new server. -EADDRINUSE
  * if a server has the same address and port.
+ *
+ * A connection request beyond a budget, of the server or of the host (the
+ * module parameters server_conns_max, server_bytes_max, server_threads_max,
+ * over all servers), or from a peer outside the allow list, is rejected
+ * with a reason that names the budget or the allow list: the client's
+ * session fails with -ECONNREFUSED and "connection rejected by PEER:
+ * REASON".
  *
  * SPARKPERF_CMD_SERVER_STOP
  * -------------------------
@@ -170,6 +197,13 @@
  *    SPARKPERF_A_SERVER_PORT: NLA_U16
  *    SPARKPERF_A_SERVER_ACTIVE: NLA_U32, connections being served now
  *    SPARKPERF_A_SERVER_SERVED: NLA_U64, connections served since start
+ *    SPARKPERF_A_SERVER_CONNS_MAX, SPARKPERF_A_SERVER_BYTES_MAX,
+ *    SPARKPERF_A_SERVER_THREADS_MAX: the budgets, as above
+ *    SPARKPERF_A_SERVER_BYTES: NLA_U64, buffer memory pinned now
+ *    SPARKPERF_A_SERVER_THREADS: NLA_U32, threads now
+ *    SPARKPERF_A_SERVER_REJECTED: NLA_U64, connection requests rejected
+ *                             since start (budgets, allow list, bad hello)
+ *    SPARKPERF_A_SERVER_ALLOW: as above, when given
  *
  * SPARKPERF_CMD_LAT_RUN
  * ---------------------
@@ -704,6 +738,10 @@
 
 #define SPARKPERF_PORT_DEFAULT 18520
 #define SPARKPERF_SERVERS_MAX 16
+#define SPARKPERF_SERVER_CONNS_MAX 256
+#define SPARKPERF_SERVER_BYTES_DEFAULT (1ULL << 30)
+#define SPARKPERF_SERVER_BYTES_MAX (64ULL << 30)
+#define SPARKPERF_SERVER_ALLOW_MAX 16
 #define SPARKPERF_SESSIONS_MAX 64
 #define SPARKPERF_LAT_SIZE_MAX (8 << 20)
 #define SPARKPERF_LAT_ITERS_MAX 1000000000ULL
@@ -864,10 +902,34 @@ enum sparkperf_server_attr {
 	SPARKPERF_A_SERVER_PORT,
 	SPARKPERF_A_SERVER_ACTIVE,
 	SPARKPERF_A_SERVER_SERVED,
+	SPARKPERF_A_SERVER_CONNS_MAX,
+	SPARKPERF_A_SERVER_BYTES_MAX,
+	SPARKPERF_A_SERVER_THREADS_MAX,
+	SPARKPERF_A_SERVER_ALLOW,
+	SPARKPERF_A_SERVER_BYTES,
+	SPARKPERF_A_SERVER_THREADS,
+	SPARKPERF_A_SERVER_REJECTED,
 	__SPARKPERF_A_SERVER_MAX
 };
 
 #define SPARKPERF_A_SERVER_MAX (__SPARKPERF_A_SERVER_MAX - 1)
+
+enum sparkperf_allow_attr {
+	SPARKPERF_A_ALLOW_UNSPEC,
+	SPARKPERF_A_ALLOW_NET,
+	__SPARKPERF_A_ALLOW_MAX
+};
+
+#define SPARKPERF_A_ALLOW_MAX (__SPARKPERF_A_ALLOW_MAX - 1)
+
+enum sparkperf_net_attr {
+	SPARKPERF_A_NET_UNSPEC,
+	SPARKPERF_A_NET_ADDR,
+	SPARKPERF_A_NET_PREFIX,
+	__SPARKPERF_A_NET_MAX
+};
+
+#define SPARKPERF_A_NET_MAX (__SPARKPERF_A_NET_MAX - 1)
 
 enum sparkperf_lat_attr {
 	SPARKPERF_A_LAT_UNSPEC,

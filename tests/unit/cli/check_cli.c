@@ -1649,15 +1649,33 @@ static const struct invocation {
 
 	/* server */
 	{ "ok", { "server", "start", "addr", "192.168.200.13", "port", "18521" }, 0,
-	  .out = "server 1 listening on 192.168.200.13 port 18521\n",
-	  .log = "SERVER_START addr=4 port=18521\n" },
+	  .out = "server 1 listening on 192.168.200.13 port 18521, for every peer; at most 256 "
+		 "connections, 256 threads, 1GiB of buffers\n",
+	  .log = "SERVER_START addr=4 port=18521 conns=-1 threads=-1 bytes=-1 allow=-1\n" },
 	{ "ok", { "-j", "server", "start", "addr", "any" }, 0,
-	  .out = "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"served\":0}\n",
-	  .log = "SERVER_START addr=-1 port=-1\n" },
+	  .out = "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"max_conns\":256,"
+		 "\"threads\":0,\"max_threads\":256,\"buffer_bytes\":0,"
+		 "\"max_buffer_bytes\":1073741824,\"served\":0,\"rejected\":0,\"allow\":null}\n",
+	  .log = "SERVER_START addr=-1 port=-1 conns=-1 threads=-1 bytes=-1 allow=-1\n" },
+	{ "ok", { "server", "start", "allow", "192.168.200.0/24,fd00::13", "max-conns", "4",
+		  "max-threads", "0", "max-mem", "16M" }, 0,
+	  .out = "server 1 listening on any port 18520, for 192.168.200.0/24,fd00::13/128; at most "
+		 "4 connections, 0 threads, 16MiB of buffers\n",
+	  .log = "SERVER_START addr=-1 port=-1 conns=4 threads=0 bytes=16777216 allow=52\n" },
 	{ "ok", { "server" }, 0,
-	  .out = "ID  ADDR            PORT   ACTIVE  SERVED\n"
-		 "1   any             18520  0       3\n"
-		 "2   192.168.200.13  18521  1       42\n" },
+	  .out = "ID  ADDR            PORT   CONNS  THREADS  BUFFERS      SERVED  REJECTED  ALLOW\n"
+		 "1   any             18520  0/256  0/256    0B/1GiB      3       1         any\n"
+		 "2   192.168.200.13  18521  1/256  1/256    128KiB/1GiB  42      14        any\n" },
+	{ "ok", { "server", "start", "allow", "192.168.200.13/24" }, 2, .log = "", .out = "",
+	  .err = "Invalid network: '192.168.200.13/24' has bits set after its prefix "
+		 "(192.168.200.0/24?) (see 'sparkperf-ctl server help')\n" },
+	{ "ok", { "server", "start", "allow", "192.168.200.0/33" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "allow", "spark2/24" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "allow", "10.0.0.0/8,10.0.0.0/8" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "max-conns", "0" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "max-conns", "257" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "max-threads", "257" }, 2, .log = "", .out = "" },
+	{ "ok", { "server", "start", "max-mem", "1K" }, 2, .log = "", .out = "" },
 	{ "ok", { "server", "stop" }, 0, .out = "", .log = "SERVER_STOP id=-1\n" },
 	{ "ok", { "server", "stop", "id", "9" }, 1, .err = "Error: no server with this id.\n",
 	  .log = "SERVER_STOP id=9\n" },
