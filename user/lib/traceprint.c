@@ -59,6 +59,12 @@ void sp_json_trace_head(json_object *o, const struct sp_trace *t)
 
 /* ---- the report ------------------------------------------------------------ */
 
+/* A rate of sp_counter_rate() in the unit that sp_counter_rate_key() names */
+static json_object *json_counter_rate(double rate, enum sp_counter_unit unit)
+{
+	return unit == SP_UNIT_BYTES ? sp_json_gbit_per_s(rate) : sp_json_fixed(rate, 3);
+}
+
 static json_object *json_tl_counter(const struct sp_tl_counter *c)
 {
 	json_object *o = json_object_new_object();
@@ -75,9 +81,10 @@ static json_object *json_tl_counter(const struct sp_tl_counter *c)
 	sp_json_add(o, "wraps", json_object_new_int64(c->wraps));
 	sp_json_add(o, "resets", json_object_new_int64(c->resets));
 	snprintf(key, sizeof(key), "mean_%s", sp_counter_rate_key(c->unit));
-	sp_json_add(o, key, sp_tl_counter_mean_rate(c, &rate) ? sp_json_fixed(rate, 3) : NULL);
+	sp_json_add(o, key, sp_tl_counter_mean_rate(c, &rate) ?
+		    json_counter_rate(rate, c->unit) : NULL);
 	snprintf(key, sizeof(key), "peak_%s", sp_counter_rate_key(c->unit));
-	sp_json_add(o, key, c->has_peak ? sp_json_fixed(c->peak_rate, 3) : NULL);
+	sp_json_add(o, key, c->has_peak ? json_counter_rate(c->peak_rate, c->unit) : NULL);
 	return o;
 }
 

@@ -250,7 +250,7 @@ START_TEST(test_json)
 	assert_str(o, "unit", "bytes");
 	assert_int(o, "delta", 1396);
 	assert_int(o, "wraps", 1);
-	assert_double(o, "peak_bits_per_second", 8000 / 1.1e-3, 1e-3);
+	assert_double(o, "peak_gbit_per_s", 8000 / 1.1e-3 / 1e9, 1e-9);
 	json_object_put(doc);
 	free(s);
 	sp_tl_free(&tl);
