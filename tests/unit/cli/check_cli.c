@@ -1242,7 +1242,7 @@ START_TEST(test_trace_record_text)
 		"TRACE_SAMPLES id=7 cursor=12\n"
 		"TRACE_GET id=7\n");
 	ck_assert(starts_with(r.out, "Counter trace 7: done after 0.030 s, sampler CPU "
-			      "200000.0 us per 1000 samples\n"
+			      "200000.0 ns per sample\n"
 			      "Counter name tables changed 1 time during the trace"));
 	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0                    1000      1000.0"
 				     "      1100.0          4        1          1.500         "
