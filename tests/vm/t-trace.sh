@@ -155,7 +155,7 @@ watch_lines() {
 	jq -s -e --arg n "$nd" 'length >= 4 and
 		all(.[:-1][]; .type == "sample") and .[-1].type == "summary" and
 		all(.[]; .ports[0].netdev == $n and
-		    (.ports[0].tx_bits_per_second | type) == "number")' \
+		    (.ports[0].tx_gbit_per_s | type) == "number")' \
 		"$tmp/w.json" >/dev/null
 }
 

@@ -1434,13 +1434,17 @@ START_TEST(test_watch_lines)
 	run(&r, "ok", "-j", "watch", "dev", "eth0", NULL);
 	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
 	ck_assert_uint_eq(count_lines(r.out), 2);
+	/* Gbit/s to the bit/s, without the zeros past it */
+	ck_assert_ptr_nonnull(strstr(r.out, "\"tx_gbit_per_s\":0.2002002,"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"link_gbit_per_s\":10.0}"));
 	nl = strchr(r.out, '\n');
 	doc = json_tokener_parse(nl + 1);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_str_eq(gets_(doc, "type"), "summary");
 	o = json_object_array_get_idx(get(doc, "ports"), 0);
 	ck_assert_int_eq(geti(o, "tx_bytes"), 7500000);
-	ck_assert_int_eq(geti(o, "link_bits_per_second"), 10000000000LL);
+	ck_assert(getd(o, "link_gbit_per_s") == 10);
+	ck_assert(fabs(getd(o, "tx_mean_gbit_per_s") - 0.2) < 1e-9);
 	json_object_put(doc);
 	result_free(&r);
 
@@ -1450,7 +1454,7 @@ START_TEST(test_watch_lines)
 	o = json_tokener_parse(strchr(r.out, '\n') + 1);
 	ck_assert_ptr_nonnull(o);
 	ck_assert(json_object_is_type(get(json_object_array_get_idx(get(o, "ports"), 0),
-					  "link_bits_per_second"), json_type_null));
+					  "link_gbit_per_s"), json_type_null));
 	json_object_put(o);
 	result_free(&r);
 
