@@ -1828,6 +1828,37 @@ START_TEST(test_invocation)
 }
 END_TEST
 
+/* The -j documents of the objects outside lat, bw and bench, in the one vocabulary. */
+static const struct {
+	const char *scenario;
+	const char *argv[14];
+} json_docs[] = {
+	{ "ok", { "-j", "watch", "dev", "eth0" } },
+	{ "ok", { "-j", "counters", "show", "dev", "eth0" } },
+	{ "trace_table", { "-j", "trace", "record", "dev", "rxe0", "duration", "2" } },
+	{ "trace_list", { "-j", "trace", "show" } },
+	{ "ok", { "-j", "dev", "show" } },
+	{ "ok", { "-j", "server", "show" } },
+	{ "ok", { "-j", "check" } },
+	{ "nomodule", { "-j", "check" } },
+	{ "ok", { "-j", "-V" } },
+};
+
+START_TEST(test_json_vocabulary)
+{
+	char out[PATH_MAX], cmd[PATH_MAX + 64];
+	struct result r;
+
+	run_argv(&r, json_docs[_i].scenario, json_docs[_i].argv);
+	ck_assert_msg(r.out[0] == '[' || r.out[0] == '{', "%s %s: %s", json_docs[_i].argv[1],
+		      json_docs[_i].argv[2], r.err);
+	path(out, "stdout");
+	snprintf(cmd, sizeof(cmd), "jq -n -e -r -f ../json-vocabulary.jq <'%s' 2>&1", out);
+	free(shell_out(cmd));
+	result_free(&r);
+}
+END_TEST
+
 /* ---- the man page and the completion, as a user meets them ------------------ */
 
 #define MAN "../../user/man/sparkperf-ctl.8"
@@ -1958,6 +1989,7 @@ static Suite *cli_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_invocation, 0, ARRAY_SIZE(invocations));
+	tcase_add_loop_test(tc, test_json_vocabulary, 0, ARRAY_SIZE(json_docs));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docs");
