@@ -30,6 +30,7 @@ def unitless: [
 	"samples_max", "samples_received", "served", "sessions", "signal",
 	"socket", "step", "steps", "streams_requested", "table_changes",
 	"table_versions", "threads", "train_loss", "tx_msgs",
+	"active_width", "stream", "version",
 	"validate_errors", "warmup", "warmup_count", "wraps", "wrong",
 	"yields", "numa_node", "netdev_ifindex", "netdev_mtu", "seq",
 	"seq_next", "seq_oldest", "slots", "changes", "failures",

@@ -47,7 +47,7 @@ run_ok() {
 # least ceil(SIZE / RoCE path MTU) packets (1024 B over eth0's MTU 1500)
 packets_match() {
 	local before after sent pmtu n=40 size=65536 data
-	pmtu=$(sparkperf-ctl -j dev show "$dev" | jq '[.. | .active_mtu? // empty][0]')
+	pmtu=$(sparkperf-ctl -j dev show "$dev" | jq '[.. | .active_mtu_bytes? // empty][0]')
 	data=$((n * ((size + pmtu - 1) / pmtu)))
 	before=$(rdma -j statistic show link "$dev/1" | jq '.[0].sent_pkts')
 	sparkperf-ctl -j bw run peer "$addr" op write size "$size" iters "$n" \

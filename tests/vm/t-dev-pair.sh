@@ -13,8 +13,8 @@ port() {
 
 jumbo_port() {
 	port | jq -e --arg n "$SP_VM_NETDEV" \
-		'.state == "ACTIVE" and .netdev == $n and .netdev_mtu == 9000 and
-		 .netdev_operstate == "up" and .active_mtu == 4096'
+		'.state == "ACTIVE" and .netdev == $n and .netdev_mtu_bytes == 9000 and
+		 .netdev_operstate == "up" and .active_mtu_bytes == 4096'
 }
 
 own_gid() {

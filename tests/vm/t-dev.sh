@@ -43,7 +43,7 @@ ibv_field() {	# FIELD: the value ibv_devinfo -v gives for port 1's FIELD
 same_as_ibv_devinfo() {
 	want="$(ibv_field active_mtu) $(ibv_field max_mtu) $(ibv_field link_layer) $(ibv_field node_guid)"
 	got=$(sparkperf-ctl -j dev show "$dev" | jq -r '.[0] |
-		"\(.ports[0].active_mtu) \(.ports[0].max_mtu) \(.ports[0].link_layer) \(.node_guid)"')
+		"\(.ports[0].active_mtu_bytes) \(.ports[0].max_mtu_bytes) \(.ports[0].link_layer) \(.node_guid)"')
 	echo "ibv_devinfo: $want; sparkperf-ctl: $got"
 	[ "$want" = "$got" ]
 }
@@ -65,7 +65,7 @@ has_roce_v2_gid_of_own_address() {
 
 netdev_matches_ip_link() {
 	want=$(ip -j link show "$ndev" | jq -r '.[0] | "\(.ifindex) \(.mtu)"')
-	got=$(port_json "$dev" | jq -r '"\(.netdev_ifindex) \(.netdev_mtu)"')
+	got=$(port_json "$dev" | jq -r '"\(.netdev_ifindex) \(.netdev_mtu_bytes)"')
 	echo "ip link: $want; sparkperf-ctl: $got"
 	[ "$want" = "$got" ]
 }

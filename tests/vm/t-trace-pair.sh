@@ -100,16 +100,16 @@ watch_two_links() {
 	kill -INT "$w"
 	wait "$w" || { cat "$tmp/w.err"; return 1; }
 	jq -c 'select(.type == "summary") | .ports[] | {name, source, tx_bytes,
-		tx_mean_bits_per_second, tx_peak_bits_per_second}' "$tmp/w.json"
+		tx_mean_gbit_per_s, tx_peak_gbit_per_s}' "$tmp/w.json"
 	jq -s -e --arg a "$SP_VM_NETDEV" --arg b "$SP_VM_NETDEV2" '
 		(.[-1] | .type == "summary" and
 		 ([.ports[].netdev] == [$a, $b]) and
 		 all(.ports[]; .tx_bytes >= 16 * 1048576 and
-		     .tx_peak_bits_per_second >= .tx_mean_bits_per_second and
-		     .tx_mean_bits_per_second > 0)) and
-		.[-1].ports[0].tx_peak_bits_per_second >=
-			([.[:-1][] | .ports[0].tx_bits_per_second] | max) and
-		((.[-1] | .ports[0].tx_mean_bits_per_second * .elapsed_ns / 8e9 -
+		     .tx_peak_gbit_per_s >= .tx_mean_gbit_per_s and
+		     .tx_mean_gbit_per_s > 0)) and
+		.[-1].ports[0].tx_peak_gbit_per_s >=
+			([.[:-1][] | .ports[0].tx_gbit_per_s] | max) and
+		((.[-1] | .ports[0].tx_mean_gbit_per_s * .elapsed_ns / 8 -
 		  .ports[0].tx_bytes) | fabs) <= 0.05 * .[-1].ports[0].tx_bytes' \
 		"$tmp/w.json" >/dev/null
 }

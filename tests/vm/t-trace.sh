@@ -89,7 +89,7 @@ period_accuracy() {
 # more than rdma(8) saw around the whole command.
 bw_traced() {
 	local n=100 size=65536 before after pmtu data
-	pmtu=$(sparkperf-ctl -j dev show "$dev" | jq '[.. | .active_mtu? // empty][0]')
+	pmtu=$(sparkperf-ctl -j dev show "$dev" | jq '[.. | .active_mtu_bytes? // empty][0]')
 	data=$((n * size / pmtu))
 	before=$(hw sent_pkts)
 	sparkperf-ctl -j bw run peer "$addr" size "$size" iters "$n" trace on \
@@ -155,7 +155,7 @@ watch_lines() {
 	jq -s -e --arg n "$nd" 'length >= 4 and
 		all(.[:-1][]; .type == "sample") and .[-1].type == "summary" and
 		all(.[]; .ports[0].netdev == $n and
-		    (.ports[0].tx_bits_per_second | type) == "number")' \
+		    (.ports[0].tx_gbit_per_s | type) == "number")' \
 		"$tmp/w.json" >/dev/null
 }
 

@@ -46,21 +46,21 @@ static json_object *json_port(const struct sp_port *p)
 	sp_json_add(obj, "state", json_object_new_string(sp_port_state_str(p->state)));
 	sp_json_add(obj, "physical_state", json_object_new_string(sp_phys_state_str(p->phys_state)));
 	sp_json_add(obj, "link_layer", json_object_new_string(sp_link_layer_str(p->link_layer)));
-	sp_json_add(obj, "active_mtu", json_object_new_int64(p->active_mtu));
-	sp_json_add(obj, "max_mtu", json_object_new_int64(p->max_mtu));
+	sp_json_add(obj, "active_mtu_bytes", json_object_new_int64(p->active_mtu));
+	sp_json_add(obj, "max_mtu_bytes", json_object_new_int64(p->max_mtu));
 	sp_json_add(obj, "active_speed", sp_json_str_or_null(sp_speed_str(p->active_speed)));
 	sp_json_add(obj, "active_width", json_object_new_int(p->active_width));
 	sp_json_add(obj, "rate_gbit_per_s", jgbps(p->rate_mbps));
 	if (p->has_netdev) {
 		sp_json_add(obj, "netdev", sp_json_str_or_null(p->netdev_name[0] ? p->netdev_name : NULL));
 		sp_json_add(obj, "netdev_ifindex", json_object_new_int64(p->netdev_ifindex));
-		sp_json_add(obj, "netdev_mtu", json_object_new_int64(p->netdev_mtu));
+		sp_json_add(obj, "netdev_mtu_bytes", json_object_new_int64(p->netdev_mtu));
 		sp_json_add(obj, "netdev_operstate",
 		    json_object_new_string(sp_operstate_str(p->netdev_operstate)));
 	} else {
 		sp_json_add(obj, "netdev", NULL);
 		sp_json_add(obj, "netdev_ifindex", NULL);
-		sp_json_add(obj, "netdev_mtu", NULL);
+		sp_json_add(obj, "netdev_mtu_bytes", NULL);
 		sp_json_add(obj, "netdev_operstate", NULL);
 	}
 	sp_json_add(obj, "gids", sp_json_objects(p->gids, p->n_gids, sizeof(*p->gids), json_gid));

@@ -49,15 +49,26 @@ static char *change_value(const struct sp_change *c, bool has, const char *v)
 	return one_line(v);
 }
 
+/*
+ * A knob's value as the table and the JSON give it: a file by what it sets
+ * (its recommended content by the profile's value), not by its content;
+ * otherwise as a change line shows it.
+ */
+static char *knob_value(const struct sp_knob *k, const char *v)
+{
+	if (k->ch.access != SP_ACCESS_FILE)
+		return change_value(&k->ch, true, v);
+	if (k->recommended && !strcmp(v, k->recommended))
+		return strdup(k->spec && k->spec->value[0] ? k->spec->value[0] : "written");
+	return strdup("other content");
+}
+
 /* The current value in the table: a file as absent, as recommended, or different. */
 static char *knob_current(const struct sp_knob *k)
 {
-	if (k->ch.access == SP_ACCESS_FILE && k->ch.has_before) {
-		if (k->recommended && !strcmp(k->ch.before, k->recommended))
-			return strdup(k->spec->value[0] ? k->spec->value[0] : "written");
-		return strdup("other content");
-	}
-	return change_value(&k->ch, k->ch.has_before, k->ch.before);
+	if (!k->ch.has_before)
+		return change_value(&k->ch, false, NULL);
+	return knob_value(k, k->ch.before);
 }
 
 /* "1 (or 2)": the recommended value, then the others that are as good. */
@@ -98,10 +109,8 @@ static char *knob_recommended(const struct sp_knob *k)
 
 	if (!k->recommended)
 		return strdup("-");
-	if (k->ch.access == SP_ACCESS_FILE)
-		return strdup(s && s->value[0] ? s->value[0] : "written");
-	v = one_line(k->recommended);
-	if (!v || !s)
+	v = knob_value(k, k->recommended);
+	if (!v || !s || k->ch.access == SP_ACCESS_FILE)
 		return v;
 	switch (s->cmp) {
 	case SP_CMP_AT_LEAST:
@@ -130,7 +139,21 @@ static const char *knob_state_text(const struct sp_knob *k)
 	return k->as_expected ? "ok" : "lags";
 }
 
-/* One knob: the table's row, and the JSON object with the full values. */
+/* A value as a JSON string, or null; frees it. */
+static json_object *json_text(char *s)
+{
+	json_object *o = sp_json_str_or_null(s);
+
+	free(s);
+	return o;
+}
+
+/*
+ * One knob: the table's row, and the JSON object with its values in the
+ * table's form without its marks (">= N", "has ...", "(or ...)"), one form
+ * for all three: "4096 131072 6291456" whether procfs separates them by
+ * tabs or the profile by spaces.
+ */
 static void list_knob(struct sp_rows *l, const struct sp_knob *k)
 {
 	const struct sp_knob_spec *s = k->spec;
@@ -140,11 +163,13 @@ static void list_knob(struct sp_rows *l, const struct sp_knob *k)
 	sp_field(l, "state", "STATE", json_object_new_string(knob_state_names[k->state]),
 		 strdup(knob_state_text(k)));
 	sp_field(l, "current", "CURRENT",
-		 k->ch.has_before ? sp_json_str_or_null(k->ch.before) : NULL, knob_current(k));
-	sp_field(l, "recommended", "RECOMMENDED", sp_json_str_or_null(k->recommended),
+		 k->ch.has_before && k->ch.before ? json_text(knob_value(k, k->ch.before)) : NULL,
+		 knob_current(k));
+	sp_field(l, "recommended", "RECOMMENDED",
+		 k->recommended ? json_text(knob_value(k, k->recommended)) : NULL,
 		 knob_recommended(k));
-	sp_field(l, "target", NULL,
-		 k->state == SP_KNOB_CHANGE ? sp_json_str_or_null(k->ch.after) : NULL, NULL);
+	sp_field(l, "target", NULL, k->state == SP_KNOB_CHANGE && k->ch.after ?
+		 json_text(knob_value(k, k->ch.after)) : NULL, NULL);
 	sp_field_str(l, "where", "WHERE", k->where[0] ? k->where : NULL);
 	if (k->state == SP_KNOB_OBSERVED)
 		sp_field(l, "as_expected", NULL,
@@ -187,8 +212,9 @@ static json_object *json_change(const void *items, size_t i)
 		return NULL;
 	sp_json_add(o, "name", json_object_new_string(c->name));
 	sp_json_add(o, "where", json_object_new_string(c->path));
-	sp_json_add(o, "before", c->has_before ? sp_json_str_or_null(c->before) : NULL);
-	sp_json_add(o, "after", sp_json_str_or_null(c->after));
+	sp_json_add(o, "before", c->has_before && c->before ?
+		    json_text(change_value(c, true, c->before)) : NULL);
+	sp_json_add(o, "after", c->after ? json_text(change_value(c, true, c->after)) : NULL);
 	return o;
 }
 

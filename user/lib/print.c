@@ -133,6 +133,21 @@ json_object *sp_json_num(double v)
 	return json_from_text(v, num);
 }
 
+json_object *sp_json_gbit_per_s(double bit_per_s)
+{
+	double v = bit_per_s / 1e9;
+	char num[64];
+	int n;
+
+	n = snprintf(num, sizeof(num), "%.9f", v);
+	if (!isfinite(v) || n >= (int)sizeof(num))
+		return sp_json_num(v);
+	/* the zeros past the bit/s say nothing: 200.0, 0.0712 */
+	while (num[n - 1] == '0' && num[n - 2] != '.')
+		num[--n] = '\0';
+	return json_from_text(v, num);
+}
+
 json_object *sp_json_array(const void *items, size_t n,
 			   json_object *(*item)(const void *items, size_t i))
 {

@@ -57,6 +57,8 @@ json_object *sp_json_fixed(double v, int decimals);
 json_object *sp_json_ns3(long double ns);
 /* A measured number, ten significant digits; null when not finite. */
 json_object *sp_json_num(double v);
+/* A data rate given in bit/s, as Gbit/s to the bit/s: 71.000125, 200.0 */
+json_object *sp_json_gbit_per_s(double bit_per_s);
 
 /*
  * An array of n items, item(items, i) making each; NULL when any

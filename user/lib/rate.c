@@ -41,10 +41,10 @@ enum sp_counter_unit sp_counter_unit(const char *name)
 static const struct {
 	const char *word, *rate_unit, *rate_key;
 } units[] = {
-	[SP_UNIT_EVENTS] = { "events", "1/s", "per_second" },
-	[SP_UNIT_BYTES] = { "bytes", "bit/s", "bits_per_second" },
-	[SP_UNIT_PACKETS] = { "packets", "packet/s", "packets_per_second" },
-	[SP_UNIT_USEC] = { "us", "us/s", "us_per_second" },
+	[SP_UNIT_EVENTS] = { "events", "1/s", "per_s" },
+	[SP_UNIT_BYTES] = { "bytes", "bit/s", "gbit_per_s" },
+	[SP_UNIT_PACKETS] = { "packets", "packet/s", "packets_per_s" },
+	[SP_UNIT_USEC] = { "us", "us/s", "us_per_s" },
 };
 
 static unsigned int unit_index(enum sp_counter_unit unit)

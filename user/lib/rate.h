@@ -23,7 +23,11 @@ enum sp_counter_unit sp_counter_unit(const char *name);
 const char *sp_counter_rate_unit(enum sp_counter_unit unit);
 /* What one unit is, in words: "bytes", "packets", "us", "events". */
 const char *sp_counter_unit_word(enum sp_counter_unit unit);
-/* The JSON key of a rate: "bits_per_second", "packets_per_second" ... */
+/*
+ * The JSON key of a rate: "gbit_per_s", "packets_per_s", "us_per_s",
+ * "per_s"; as in every data rate of the JSON, bytes in Gbit/s, not the bit/s
+ * of sp_counter_rate().
+ */
 const char *sp_counter_rate_key(enum sp_counter_unit unit);
 
 /* How two successive readings of a counter relate. */

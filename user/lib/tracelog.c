@@ -387,7 +387,7 @@ void sp_tl_stream_stats(const struct sp_tl_stream *st, struct sp_tl_stream_stats
 	}
 }
 
-bool sp_tl_cpu_per_1000(const struct sp_tracelog *tl, double *ns)
+bool sp_tl_cpu_per_sample(const struct sp_tracelog *tl, double *ns)
 {
 	uint64_t n = 0;
 	size_t i;
@@ -397,7 +397,7 @@ bool sp_tl_cpu_per_1000(const struct sp_tracelog *tl, double *ns)
 		     tl->streams[i].received;
 	if (!tl->trace.has_cpu || !n)
 		return false;
-	*ns = (double)tl->trace.cpu_ns * 1000.0 / (double)n;
+	*ns = (double)tl->trace.cpu_ns / (double)n;
 	return true;
 }
 

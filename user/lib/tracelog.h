@@ -123,8 +123,8 @@ struct sp_tl_stream_stats {
 
 void sp_tl_stream_stats(const struct sp_tl_stream *st, struct sp_tl_stream_stats *s);
 
-/* CPU ns of the sampler per 1000 samples (all streams); false when unknown. */
-bool sp_tl_cpu_per_1000(const struct sp_tracelog *tl, double *ns);
+/* CPU ns of the sampler per sample (all streams); false when unknown. */
+bool sp_tl_cpu_per_sample(const struct sp_tracelog *tl, double *ns);
 
 /* The mean rate of a counter over its readings; false with fewer than two. */
 bool sp_tl_counter_mean_rate(const struct sp_tl_counter *c, double *rate);

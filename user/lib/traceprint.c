@@ -59,6 +59,12 @@ void sp_json_trace_head(json_object *o, const struct sp_trace *t)
 
 /* ---- the report ------------------------------------------------------------ */
 
+/* A rate of sp_counter_rate() in the unit that sp_counter_rate_key() names */
+static json_object *json_counter_rate(double rate, enum sp_counter_unit unit)
+{
+	return unit == SP_UNIT_BYTES ? sp_json_gbit_per_s(rate) : sp_json_fixed(rate, 3);
+}
+
 static json_object *json_tl_counter(const struct sp_tl_counter *c)
 {
 	json_object *o = json_object_new_object();
@@ -75,9 +81,10 @@ static json_object *json_tl_counter(const struct sp_tl_counter *c)
 	sp_json_add(o, "wraps", json_object_new_int64(c->wraps));
 	sp_json_add(o, "resets", json_object_new_int64(c->resets));
 	snprintf(key, sizeof(key), "mean_%s", sp_counter_rate_key(c->unit));
-	sp_json_add(o, key, sp_tl_counter_mean_rate(c, &rate) ? sp_json_fixed(rate, 3) : NULL);
+	sp_json_add(o, key, sp_tl_counter_mean_rate(c, &rate) ?
+		    json_counter_rate(rate, c->unit) : NULL);
 	snprintf(key, sizeof(key), "peak_%s", sp_counter_rate_key(c->unit));
-	sp_json_add(o, key, c->has_peak ? sp_json_fixed(c->peak_rate, 3) : NULL);
+	sp_json_add(o, key, c->has_peak ? json_counter_rate(c->peak_rate, c->unit) : NULL);
 	return o;
 }
 
@@ -127,8 +134,8 @@ json_object *sp_json_trace_report(const struct sp_tracelog *tl, bool all)
 	}
 	sp_json_trace_head(o, t);
 	sp_json_add(o, "cpu_ns", t->has_cpu ? sp_json_u64(t->cpu_ns) : NULL);
-	sp_json_add(o, "cpu_ns_per_1000_samples",
-		    sp_tl_cpu_per_1000(tl, &cpu) ? sp_json_fixed(cpu, 1) : NULL);
+	sp_json_add(o, "cpu_per_sample_ns",
+		    sp_tl_cpu_per_sample(tl, &cpu) ? sp_json_fixed(cpu, 4) : NULL);
 	sp_json_add(o, "samples_received", sp_json_u64(tl->received));
 	sp_json_add(o, "samples_lost", sp_json_u64(tl->lost));
 	sp_json_add(o, "table_changes", json_object_new_int64(tl->table_changes));
@@ -241,8 +248,8 @@ int sp_print_trace_report(const struct sp_tracelog *tl, const char *title, bool 
 	}
 	fprintf(f, "%s trace %u: %s after %.3f s", title ? title : "Counter", t->id,
 		sp_trace_state_str(t->state), (double)t->elapsed_ns / 1e9);
-	if (sp_tl_cpu_per_1000(tl, &cpu))
-		fprintf(f, ", sampler CPU %.1f us per 1000 samples", cpu / 1e3);
+	if (sp_tl_cpu_per_sample(tl, &cpu))
+		fprintf(f, ", sampler CPU %.1f ns per sample", cpu);
 	fprintf(f, "%s%s\n", why ? ": " : "", why ? why : "");
 	if (tl->lost)
 		fprintf(f, "%" PRIu64 " sample%s lost (the ring overran before they were read)\n",

@@ -35,8 +35,8 @@ void sp_json_trace_head(json_object *o, const struct sp_trace *t);
 json_object *sp_json_counter_names(const sp_counter_name *names, size_t n);
 
 /*
- * The report of a trace: a line on the trace (state, sampler CPU per 1000
- * samples, lost samples, name table changes), a line per stream (requested
+ * The report of a trace: a line on the trace (state, sampler CPU per
+ * sample, lost samples, name table changes), a line per stream (requested
  * and achieved period, samples, missed deadlines, read times, table
  * versions), then a line per counter (first, last, delta, mean and peak
  * rate); all: also the counters that did not change. JSON: one object

@@ -41,8 +41,11 @@ static json_object *jsw_number(const char *s)
 	return json_object_new_string(s);
 }
 
-/* A yes/no the switch printed (true/false over the API), as JSON */
-static json_object *jsw_bool(const char *s)
+/*
+ * A value the switch printed, as JSON: a yes/no (true/false over the API) as
+ * a boolean, any other word as the string
+ */
+static json_object *jsw_value(const char *s)
 {
 	const char *v = sp_sw_settable(s);
 
@@ -53,11 +56,11 @@ static json_object *jsw_bool(const char *s)
 	return json_object_new_string(v);
 }
 
-static json_object *jsw_rate_bps(const char *rate)
+static json_object *jsw_rate_gbit(const char *rate)
 {
 	uint64_t bps;
 
-	return rate && !sp_sw_rate_parse(rate, &bps) ? json_object_new_uint64(bps) : NULL;
+	return rate && !sp_sw_rate_parse(rate, &bps) ? sp_json_gbit_per_s((double)bps) : NULL;
 }
 
 static const char *dash(const char *s)
@@ -83,7 +86,7 @@ static json_object *json_sw_desired(const struct sp_sw_desired *d)
 	sp_json_add(obj, "mtu_bytes", json_object_new_uint64(d->mtu));
 	sp_json_add(obj, "l2mtu_bytes", json_object_new_uint64(d->l2mtu));
 	sp_json_add(obj, "profile", json_object_new_string(sp_sw_profile_str(d->profile)));
-	sp_json_add(obj, "roce_queue_cap_bits_per_second", json_object_new_uint64(d->queue_cap_bps));
+	sp_json_add(obj, "roce_queue_cap_gbit_per_s", sp_json_gbit_per_s((double)d->queue_cap_bps));
 	return obj;
 }
 
@@ -110,8 +113,8 @@ static void json_sw_diff(json_object *o, const void *item)
 	const struct sp_sw_diff *d = item;
 
 	sp_json_add(o, "name", json_object_new_string(d->name));
-	sp_json_add(o, "now", sp_json_str_or_null(d->from));
-	sp_json_add(o, "want", sp_json_str_or_null(d->to));
+	sp_json_add(o, "now", jsw_value(d->from));
+	sp_json_add(o, "want", jsw_value(d->to));
 }
 
 static json_object *json_sw_change(const void *items, size_t i)
@@ -146,7 +149,7 @@ static void json_sw_link(json_object *o, const void *item)
 	sp_json_add(o, "port", json_object_new_string(l->port));
 	sp_json_add(o, "status", sp_json_str_or_null(l->status));
 	sp_json_add(o, "rate", sp_json_str_or_null(l->rate));
-	sp_json_add(o, "rate_bits_per_second", jsw_rate_bps(l->rate));
+	sp_json_add(o, "rate_gbit_per_s", jsw_rate_gbit(l->rate));
 	sp_json_add(o, "speed", json_object_new_string(l->speed));
 	sp_json_add(o, "ok", json_object_new_boolean(l->ok));
 }
@@ -174,9 +177,9 @@ int sp_print_switch_ports(const struct sp_sw_info *sw, const struct sp_sw_port_s
 		sp_field_str(l, "name", "PORT", p->name);
 		sp_field_str(l, "status", "STATUS", p->status);
 		sp_field_str(l, "rate", "RATE", p->rate);
-		sp_field(l, "rate_bits_per_second", NULL, jsw_rate_bps(p->rate), NULL);
+		sp_field(l, "rate_gbit_per_s", NULL, jsw_rate_gbit(p->rate), NULL);
 		sp_field_str(l, "speed", "SPEED", p->speed);
-		sp_field(l, "auto_negotiation", "AUTONEG", jsw_bool(p->auto_negotiation),
+		sp_field(l, "auto_negotiation", "AUTONEG", jsw_value(p->auto_negotiation),
 			 strdup(dash(sp_sw_settable(p->auto_negotiation))));
 		sp_field_str(l, "fec_mode", "FEC", p->fec_mode);
 		sp_field(l, "mtu_bytes", "MTU", jsw_number(p->mtu), strdup(dash(p->mtu)));

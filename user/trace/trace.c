@@ -71,7 +71,7 @@ static void json_stream_info(json_object *o, const void *item)
 	sp_json_add(o, "truncated", json_object_new_boolean(st->truncated));
 	sp_json_add(o, "samples", sp_json_u64(st->samples));
 	sp_json_add(o, "missed", sp_json_u64(st->missed));
-	sp_json_add(o, "read_ns_sum", sp_json_u64(st->read_ns_sum));
+	sp_json_add(o, "read_sum_ns", sp_json_u64(st->read_ns_sum));
 	sp_json_add(o, "read_max_ns", sp_json_u64(st->read_ns_max));
 	sp_json_add(o, "late_max_ns", sp_json_u64(st->late_ns_max));
 	sp_json_add(o, "names", sp_json_counter_names(st->names, st->n_names));

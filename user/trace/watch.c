@@ -185,11 +185,11 @@ static json_object *json_view_port(const struct sp_view_port *p, const char *net
 	sp_json_add(o, "netdev", sp_json_str_or_null(netdev));
 	sp_json_add(o, "rdma_dev", sp_json_str_or_null(rdma_dev));
 	sp_json_add(o, "source", json_object_new_string(p->source));
-	sp_json_add(o, "tx_bits_per_second", sp_json_fixed(p->tx_bps, 0));
-	sp_json_add(o, "rx_bits_per_second", sp_json_fixed(p->rx_bps, 0));
-	sp_json_add(o, "tx_peak_bits_per_second", sp_json_fixed(p->tx_peak_bps, 0));
-	sp_json_add(o, "rx_peak_bits_per_second", sp_json_fixed(p->rx_peak_bps, 0));
-	sp_json_add(o, "link_bits_per_second", p->link_bps > 0 ? sp_json_fixed(p->link_bps, 0) : NULL);
+	sp_json_add(o, "tx_gbit_per_s", sp_json_gbit_per_s(p->tx_bps));
+	sp_json_add(o, "rx_gbit_per_s", sp_json_gbit_per_s(p->rx_bps));
+	sp_json_add(o, "tx_peak_gbit_per_s", sp_json_gbit_per_s(p->tx_peak_bps));
+	sp_json_add(o, "rx_peak_gbit_per_s", sp_json_gbit_per_s(p->rx_peak_bps));
+	sp_json_add(o, "link_gbit_per_s", p->link_bps > 0 ? sp_json_gbit_per_s(p->link_bps) : NULL);
 	return o;
 }
 
@@ -217,8 +217,8 @@ static int print_watch_json(const struct sp_view *v, const char *const *netdevs,
 		json_object *p = json_view_port(&v->ports[i], netdevs[i], rdma_devs[i]);
 
 		if (p && summary && sums) {
-			sp_json_add(p, "tx_mean_bits_per_second", sp_json_fixed(sums[i].tx_mean_bps, 0));
-			sp_json_add(p, "rx_mean_bits_per_second", sp_json_fixed(sums[i].rx_mean_bps, 0));
+			sp_json_add(p, "tx_mean_gbit_per_s", sp_json_gbit_per_s(sums[i].tx_mean_bps));
+			sp_json_add(p, "rx_mean_gbit_per_s", sp_json_gbit_per_s(sums[i].rx_mean_bps));
 			sp_json_add(p, "tx_bytes", sp_json_u64(sums[i].tx_bytes));
 			sp_json_add(p, "rx_bytes", sp_json_u64(sums[i].rx_bytes));
 		}
@@ -227,8 +227,8 @@ static int print_watch_json(const struct sp_view *v, const char *const *netdevs,
 		rx += summary && sums ? sums[i].rx_mean_bps : v->ports[i].rx_bps;
 	}
 	sp_json_add(o, "ports", arr);
-	sp_json_add(o, summary ? "full_duplex_mean_bits_per_second" : "full_duplex_bits_per_second",
-	    sp_json_fixed(tx + rx, 0));
+	sp_json_add(o, summary ? "full_duplex_mean_gbit_per_s" : "full_duplex_gbit_per_s",
+		    sp_json_gbit_per_s(tx + rx));
 	return sp_print_json_line(o) ? -ENOMEM : sp_print_flush();
 }
 

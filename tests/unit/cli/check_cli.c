@@ -1263,7 +1263,7 @@ START_TEST(test_trace_record_text)
 		"TRACE_SAMPLES id=7 cursor=12\n"
 		"TRACE_GET id=7\n");
 	ck_assert(starts_with(r.out, "Counter trace 7: done after 0.030 s, sampler CPU "
-			      "200000.0 us per 1000 samples\n"
+			      "200000.0 ns per sample\n"
 			      "Counter name tables changed 1 time during the trace"));
 	ck_assert_ptr_nonnull(strstr(r.out, "\nnetdev   eth0                    1000      1000.0"
 				     "      1100.0          4        1          1.500         "
@@ -1455,13 +1455,17 @@ START_TEST(test_watch_lines)
 	run(&r, "ok", "-j", "watch", "dev", "eth0", NULL);
 	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
 	ck_assert_uint_eq(count_lines(r.out), 2);
+	/* Gbit/s to the bit/s, without the zeros past it */
+	ck_assert_ptr_nonnull(strstr(r.out, "\"tx_gbit_per_s\":0.2002002,"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"link_gbit_per_s\":10.0}"));
 	nl = strchr(r.out, '\n');
 	doc = json_tokener_parse(nl + 1);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_str_eq(gets_(doc, "type"), "summary");
 	o = json_object_array_get_idx(get(doc, "ports"), 0);
 	ck_assert_int_eq(geti(o, "tx_bytes"), 7500000);
-	ck_assert_int_eq(geti(o, "link_bits_per_second"), 10000000000LL);
+	ck_assert(getd(o, "link_gbit_per_s") == 10);
+	ck_assert(fabs(getd(o, "tx_mean_gbit_per_s") - 0.2) < 1e-9);
 	json_object_put(doc);
 	result_free(&r);
 
@@ -1471,7 +1475,7 @@ START_TEST(test_watch_lines)
 	o = json_tokener_parse(strchr(r.out, '\n') + 1);
 	ck_assert_ptr_nonnull(o);
 	ck_assert(json_object_is_type(get(json_object_array_get_idx(get(o, "ports"), 0),
-					  "link_bits_per_second"), json_type_null));
+					  "link_gbit_per_s"), json_type_null));
 	json_object_put(o);
 	result_free(&r);
 
@@ -1863,6 +1867,37 @@ START_TEST(test_invocation)
 }
 END_TEST
 
+/* The -j documents of the objects outside lat, bw and bench, in the one vocabulary. */
+static const struct {
+	const char *scenario;
+	const char *argv[14];
+} json_docs[] = {
+	{ "ok", { "-j", "watch", "dev", "eth0" } },
+	{ "ok", { "-j", "counters", "show", "dev", "eth0" } },
+	{ "trace_table", { "-j", "trace", "record", "dev", "rxe0", "duration", "2" } },
+	{ "trace_list", { "-j", "trace", "show" } },
+	{ "ok", { "-j", "dev", "show" } },
+	{ "ok", { "-j", "server", "show" } },
+	{ "ok", { "-j", "check" } },
+	{ "nomodule", { "-j", "check" } },
+	{ "ok", { "-j", "-V" } },
+};
+
+START_TEST(test_json_vocabulary)
+{
+	char out[PATH_MAX], cmd[PATH_MAX + 64];
+	struct result r;
+
+	run_argv(&r, json_docs[_i].scenario, json_docs[_i].argv);
+	ck_assert_msg(r.out[0] == '[' || r.out[0] == '{', "%s %s: %s", json_docs[_i].argv[1],
+		      json_docs[_i].argv[2], r.err);
+	path(out, "stdout");
+	snprintf(cmd, sizeof(cmd), "jq -n -e -r -f ../json-vocabulary.jq <'%s' 2>&1", out);
+	free(shell_out(cmd));
+	result_free(&r);
+}
+END_TEST
+
 /* ---- the man page and the completion, as a user meets them ------------------ */
 
 #define MAN "../../user/man/sparkperf-ctl.8"
@@ -1993,6 +2028,7 @@ static Suite *cli_suite(void)
 	tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_invocation, 0, ARRAY_SIZE(invocations));
+	tcase_add_loop_test(tc, test_json_vocabulary, 0, ARRAY_SIZE(json_docs));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docs");

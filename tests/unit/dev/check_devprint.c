@@ -244,9 +244,9 @@ static const char *const dev_keys[] = {
 	"index", "name", "node_guid", "numa_node", "parent", "ports",
 };
 static const char *const port_keys[] = {
-	"port", "state", "physical_state", "link_layer", "active_mtu", "max_mtu",
+	"port", "state", "physical_state", "link_layer", "active_mtu_bytes", "max_mtu_bytes",
 	"active_speed", "active_width", "rate_gbit_per_s", "netdev", "netdev_ifindex",
-	"netdev_mtu", "netdev_operstate", "gids",
+	"netdev_mtu_bytes", "netdev_operstate", "gids",
 };
 
 static void assert_rxe0(json_object *dev)
@@ -269,15 +269,15 @@ static void assert_rxe0(json_object *dev)
 	assert_str(p, "state", "ACTIVE");
 	assert_str(p, "physical_state", "LINK_UP");
 	assert_str(p, "link_layer", "Ethernet");
-	assert_int(p, "active_mtu", 1024);
-	assert_int(p, "max_mtu", 4096);
+	assert_int(p, "active_mtu_bytes", 1024);
+	assert_int(p, "max_mtu_bytes", 4096);
 	assert_str(p, "active_speed", "EDR");
 	assert_int(p, "active_width", 4);
 	ck_assert(json_object_is_type(get(p, "rate_gbit_per_s"), json_type_double));
 	ck_assert(json_object_get_double(get(p, "rate_gbit_per_s")) == 100.0);
 	assert_str(p, "netdev", "eth0");
 	assert_int(p, "netdev_ifindex", 2);
-	assert_int(p, "netdev_mtu", 1500);
+	assert_int(p, "netdev_mtu_bytes", 1500);
 	assert_str(p, "netdev_operstate", "up");
 	gids = get(p, "gids");
 	ck_assert_uint_eq(json_object_array_length(gids), 4);
@@ -303,7 +303,7 @@ static void assert_rxe0(json_object *dev)
 	ck_assert(json_object_get_double(get(p, "rate_gbit_per_s")) == 2.5);
 	assert_null(p, "netdev");
 	assert_null(p, "netdev_ifindex");
-	assert_null(p, "netdev_mtu");
+	assert_null(p, "netdev_mtu_bytes");
 	assert_null(p, "netdev_operstate");
 	g = json_object_array_get_idx(get(p, "gids"), 0);
 	assert_str(g, "type", "IB");

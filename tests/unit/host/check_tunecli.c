@@ -176,6 +176,46 @@ START_TEST(test_reasons)
 }
 END_TEST
 
+/*
+ * tune show -j gives procfs's tab-separated tcp_rmem as its table does, a
+ * file by the value it sets; it and apply -j keep to the JSON vocabulary.
+ */
+START_TEST(test_show_json)
+{
+	json_object *doc, *k;
+	size_t i, n, found = 0;
+	char *out;
+
+	ck_assert_int_eq(sh(&out, CLI " -j tune show root %s", root), 0);
+	doc = json_tokener_parse(out);
+	ck_assert_ptr_nonnull(doc);
+	n = json_object_array_length(doc);
+	for (i = 0; i < n; i++) {
+		const char *name;
+
+		k = json_object_array_get_idx(doc, i);
+		name = json_object_get_string(get(k, "name"));
+		if (!strcmp(name, "net.ipv4.tcp_rmem")) {
+			assert_str(k, "current", "4096 131072 6291456");
+			found++;
+		} else if (!strcmp(name, "memlock")) {
+			assert_null(k, "current");
+			assert_str(k, "recommended", "unlimited");
+			found++;
+		}
+	}
+	ck_assert_uint_eq(found, 2);
+	json_object_put(doc);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " -j tune show persist root %s | "
+			    "jq -n -e -r -f ../json-vocabulary.jq", root), 0);
+	free(out);
+	ck_assert_int_eq(sh(&out, CLI " -j tune apply root %s | "
+			    "jq -n -e -r -f ../json-vocabulary.jq", root), 0);
+	free(out);
+}
+END_TEST
+
 /* Two applies: two snapshots; revert undoes the newer first. */
 START_TEST(test_stacked)
 {
@@ -283,6 +323,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_apply_revert);
 	tcase_add_test(tc, test_persist_no_netplan);
 	tcase_add_test(tc, test_reasons);
+	tcase_add_test(tc, test_show_json);
 	tcase_add_test(tc, test_stacked);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_usage, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));

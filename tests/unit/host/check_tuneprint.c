@@ -80,13 +80,17 @@ START_TEST(test_plan_json)
 	ck_assert_int_eq(json_object_array_length(arr), 3);
 	o = json_object_array_get_idx(arr, 0);
 	assert_keys(o, keys, ARRAY_SIZE(keys));
-	assert_str(o, "current", "4096\t131072\t6291456");	/* exact, in JSON */
+	/* one form for every value: blanks as one space, without the table's ">= " */
+	assert_str(o, "current", "4096 131072 6291456");
+	assert_str(o, "recommended", "4096 87380 67108864");
 	assert_str(o, "target", "4096 131072 67108864");
 	assert_str(o, "severity", "warn");
 	assert_null(o, "note");
+	/* a file by the value it sets, not its content */
 	o = json_object_array_get_idx(arr, 1);
 	assert_null(o, "current");
-	assert_str(o, "target", "conf\n");
+	assert_str(o, "recommended", "unlimited");
+	assert_str(o, "target", "unlimited");
 	o = json_object_array_get_idx(arr, 2);
 	assert_str(o, "state", "observed");
 	assert_bool(o, "as_expected", false);
@@ -157,6 +161,9 @@ START_TEST(test_changes_json)
 	ck_assert_int_eq(json_object_array_length(arr), 2);
 	assert_str(json_object_array_get_idx(arr, 0), "name", "memlock");
 	assert_null(json_object_array_get_idx(arr, 0), "before");
+	assert_str(json_object_array_get_idx(arr, 0), "after", "written");
+	assert_str(json_object_array_get_idx(arr, 1), "before", "4096 131072 6291456");
+	assert_str(json_object_array_get_idx(arr, 1), "after", "4096 131072 67108864");
 	json_object_put(o);
 	free(out);
 }

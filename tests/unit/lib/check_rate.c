@@ -79,12 +79,12 @@ static const struct {
 	enum sp_counter_unit unit;
 	const char *rate_unit, *word, *rate_key;
 } unit_strings[] = {
-	{ SP_UNIT_BYTES, "bit/s", "bytes", "bits_per_second" },
-	{ SP_UNIT_PACKETS, "packet/s", "packets", "packets_per_second" },
-	{ SP_UNIT_USEC, "us/s", "us", "us_per_second" },
-	{ SP_UNIT_EVENTS, "1/s", "events", "per_second" },
+	{ SP_UNIT_BYTES, "bit/s", "bytes", "gbit_per_s" },
+	{ SP_UNIT_PACKETS, "packet/s", "packets", "packets_per_s" },
+	{ SP_UNIT_USEC, "us/s", "us", "us_per_s" },
+	{ SP_UNIT_EVENTS, "1/s", "events", "per_s" },
 	/* a value beyond the enum reads as events */
-	{ (enum sp_counter_unit)99, "1/s", "events", "per_second" },
+	{ (enum sp_counter_unit)99, "1/s", "events", "per_s" },
 };
 
 START_TEST(test_rate_unit_strings)

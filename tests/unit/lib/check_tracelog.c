@@ -4,7 +4,7 @@
  * two streams, a 32-bit counter that wraps, a name table that changes
  * (version 2 inserts a name in front), samples mapped by their version,
  * a lost sample; then the report's statistics (period median and p99 from
- * the timestamps, missed, read times, CPU per 1000 samples, first, last,
+ * the timestamps, missed, read times, CPU per sample, first, last,
  * delta, mean and peak rates) and the exact CSV and JSON documents.
  */
 #include <check.h>
@@ -143,8 +143,8 @@ START_TEST(test_statistics)
 	ck_assert_uint_eq(tl.streams[1].n_tables, 2);
 
 	/* 80000 ns of CPU for 5 + 3 samples */
-	ck_assert(sp_tl_cpu_per_1000(&tl, &v));
-	ck_assert_double_eq_tol(v, 10000000, 1e-6);
+	ck_assert(sp_tl_cpu_per_sample(&tl, &v));
+	ck_assert_double_eq_tol(v, 10000, 1e-9);
 	sp_tl_free(&tl);
 }
 END_TEST
@@ -250,7 +250,7 @@ START_TEST(test_json)
 	assert_str(o, "unit", "bytes");
 	assert_int(o, "delta", 1396);
 	assert_int(o, "wraps", 1);
-	assert_double(o, "peak_bits_per_second", 8000 / 1.1e-3, 1e-3);
+	assert_double(o, "peak_gbit_per_s", 8000 / 1.1e-3 / 1e9, 1e-9);
 	json_object_put(doc);
 	free(s);
 	sp_tl_free(&tl);
@@ -268,7 +268,7 @@ START_TEST(test_report_text)
 	ck_assert_int_eq(sp_print_trace_report(&tl, "Counter", false, NULL), 0);
 	out = cap_end(&c);
 	ck_assert(starts_with(out, "Counter trace 5: done after 0.010 s, sampler CPU "
-			      "10000.0 us per 1000 samples\n"
+			      "10000.0 ns per sample\n"
 			      "1 sample was lost (the ring overran before they were read)\n"
 			      "Counter name tables changed 1 time during the trace"));
 	ck_assert_ptr_nonnull(strstr(out, "\nnetdev   eth0                    1000      1000.0"

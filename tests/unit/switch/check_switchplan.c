@@ -662,10 +662,10 @@ static const struct {
 		"{\"switch\":{\"host\":\"crs804\",\"port\":8729,\"version\":\"7.22 (stable)\","
 		"\"board\":\"CRS804-4DDQ\"},\"ports\":[{\"name\":\"qsfp56-dd-2-1\","
 		"\"status\":\"link-ok\",\"rate\":\"200Gbps\","
-		"\"rate_bits_per_second\":200000000000,\"speed\":\"200G-baseCR4\","
+		"\"rate_gbit_per_s\":200.0,\"speed\":\"200G-baseCR4\","
 		"\"auto_negotiation\":false,\"fec_mode\":\"fec91\",\"mtu_bytes\":9000,"
 		"\"l2mtu_bytes\":9216},{\"name\":\"qsfp56-dd-2-5\",\"status\":null,"
-		"\"rate\":null,\"rate_bits_per_second\":null,\"speed\":null,"
+		"\"rate\":null,\"rate_gbit_per_s\":null,\"speed\":null,"
 		"\"auto_negotiation\":true,\"fec_mode\":null,\"mtu_bytes\":1500,"
 		"\"l2mtu_bytes\":null}]}\n" },
 	{ &bare, true, 0,
@@ -707,7 +707,12 @@ START_TEST(test_print_plan_json)
 							JSON_C_TO_STRING_PLAIN),
 		"{\"ports\":[\"qsfp56-dd-2-1\",\"qsfp56-dd-2-5\"],\"speed\":\"200G-baseCR4\","
 		"\"fec_mode\":\"fec91\",\"mtu_bytes\":9000,\"l2mtu_bytes\":9216,"
-		"\"profile\":\"none\",\"roce_queue_cap_bits_per_second\":0}");
+		"\"profile\":\"none\",\"roce_queue_cap_gbit_per_s\":0.0}");
+	/* a yes/no, "true" as the switch printed it, is a boolean */
+	ck_assert_str_eq(json_object_to_json_string_ext(json_object_array_get_idx(get(
+				 json_object_array_get_idx(get(doc, "changes"), 0), "properties"),
+				 0), JSON_C_TO_STRING_PLAIN),
+		"{\"name\":\"auto-negotiation\",\"now\":true,\"want\":false}");
 	ck_assert_str_eq(json_object_to_json_string_ext(json_object_array_get_idx(
 				 get(doc, "changes"), 1), JSON_C_TO_STRING_PLAIN),
 		"{\"item\":\"qsfp56-dd-2-5\",\"menu\":\"\\/interface\\/ethernet\","
@@ -742,11 +747,11 @@ static const struct {
 		"\"board\":\"CRS804-4DDQ\"},\"desired\":{\"ports\":[\"qsfp56-dd-2-1\","
 		"\"qsfp56-dd-2-5\"],\"speed\":\"200G-baseCR4\",\"fec_mode\":\"fec91\","
 		"\"mtu_bytes\":9000,\"l2mtu_bytes\":9216,\"profile\":\"none\","
-		"\"roce_queue_cap_bits_per_second\":0},\"as_desired\":false,\"differences\":[],"
+		"\"roce_queue_cap_gbit_per_s\":0.0},\"as_desired\":false,\"differences\":[],"
 		"\"links\":[{\"port\":\"qsfp56-dd-2-1\",\"status\":\"link-ok\","
-		"\"rate\":\"200Gbps\",\"rate_bits_per_second\":200000000000,"
+		"\"rate\":\"200Gbps\",\"rate_gbit_per_s\":200.0,"
 		"\"speed\":\"200G-baseCR4\",\"ok\":true},{\"port\":\"qsfp56-dd-2-5\","
-		"\"status\":\"no-link\",\"rate\":null,\"rate_bits_per_second\":null,"
+		"\"status\":\"no-link\",\"rate\":null,\"rate_gbit_per_s\":null,"
 		"\"speed\":\"200G-baseCR4\",\"ok\":false}]}\n" },
 };
 
@@ -800,7 +805,7 @@ START_TEST(test_print_apply)
 		"\"board\":\"CRS804-4DDQ\"},\"desired\":{\"ports\":[\"qsfp56-dd-2-1\","
 		"\"qsfp56-dd-2-5\"],\"speed\":\"200G-baseCR4\",\"fec_mode\":\"fec91\","
 		"\"mtu_bytes\":9000,\"l2mtu_bytes\":9216,\"profile\":\"none\","
-		"\"roce_queue_cap_bits_per_second\":0},\"changes\":[],\"result\":\"failed\","
+		"\"roce_queue_cap_gbit_per_s\":0.0},\"changes\":[],\"result\":\"failed\","
 		"\"error\":\"taking safe mode: the switch refused: busy\",\"backup\":\"x.rsc\","
 		"\"switch_export\":null,\"steps\":[{\"step\":\"backup\","
 		"\"detail\":\"rollback script written to x.rsc\"},{\"step\":\"abort\","
