@@ -435,35 +435,48 @@ END_TEST
 
 START_TEST(test_servers)
 {
+	struct sp_net nets[2];
 	struct sp_server s[2] = {
-		{ .id = 1, .port = 18520 },
-		{ .id = 2, .port = 18521, .active = 1, .served = 42 },
+		{ .id = 1, .port = 18520, .conns_max = 256, .threads_max = 256,
+		  .bytes_max = 1 << 30 },
+		{ .id = 2, .port = 18521, .active = 1, .served = 42, .rejected = 3, .conns_max = 4,
+		  .threads_max = 2, .threads = 1, .bytes_max = 16 << 20, .bytes = 2 << 20,
+		  .allow = nets, .n_allow = 2 },
 	};
-	json_object *doc;
+	json_object *doc, *allow;
 	struct capture c;
 	char *out;
 
 	ck_assert_int_eq(sp_parse_addr("192.168.200.13", &s[1].addr), 0);
+	ck_assert_int_eq(sp_parse_net("192.168.200.0/24", &nets[0]), 0);
+	ck_assert_int_eq(sp_parse_net("fd00::/64", &nets[1]), 0);
 	cap_start(&c, false, false);
 	ck_assert_int_eq(sp_print_server(&s[0]), 0);
 	ck_assert_int_eq(sp_print_server(&s[1]), 0);
 	out = cap_end(&c);
-	ck_assert_str_eq(out, "server 1 listening on any port 18520\n"
-			 "server 2 listening on 192.168.200.13 port 18521\n");
+	ck_assert_str_eq(out, "server 1 listening on any port 18520, for every peer; at most 256 "
+			 "connections, 256 threads, 1GiB of buffers\n"
+			 "server 2 listening on 192.168.200.13 port 18521, for 192.168.200.0/24,"
+			 "fd00::/64; at most 4 connections, 2 threads, 16MiB of buffers\n");
 	free(out);
 
 	cap_start(&c, false, false);
 	ck_assert_int_eq(sp_print_servers(s, 2), 0);
 	out = cap_end(&c);
-	ck_assert_str_eq(out, "ID  ADDR            PORT   ACTIVE  SERVED\n"
-			 "1   any             18520  0       0\n"
-			 "2   192.168.200.13  18521  1       42\n");
+	ck_assert_str_eq(out, "ID  ADDR            PORT   CONNS  THREADS  BUFFERS     SERVED  "
+			 "REJECTED  ALLOW\n"
+			 "1   any             18520  0/256  0/256    0B/1GiB     0       0         any\n"
+			 "2   192.168.200.13  18521  1/4    1/2      2MiB/16MiB  42      3         "
+			 "192.168.200.0/24,fd00::/64\n");
 	free(out);
 
 	cap_start(&c, true, false);
 	ck_assert_int_eq(sp_print_server(&s[0]), 0);
 	out = cap_end(&c);
-	ck_assert_str_eq(out, "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"served\":0}\n");
+	ck_assert_str_eq(out, "{\"id\":1,\"addr\":null,\"port\":18520,\"active\":0,\"max_conns\":256,"
+			 "\"threads\":0,\"max_threads\":256,\"buffer_bytes\":0,"
+			 "\"max_buffer_bytes\":1073741824,\"served\":0,\"rejected\":0,"
+			 "\"allow\":null}\n");
 	free(out);
 
 	cap_start(&c, true, false);
@@ -473,6 +486,12 @@ START_TEST(test_servers)
 	ck_assert_uint_eq(json_object_array_length(doc), 2);
 	assert_str(json_object_array_get_idx(doc, 1), "addr", "192.168.200.13");
 	assert_int(json_object_array_get_idx(doc, 1), "served", 42);
+	assert_int(json_object_array_get_idx(doc, 1), "rejected", 3);
+	assert_int(json_object_array_get_idx(doc, 1), "buffer_bytes", 2 << 20);
+	assert_int(json_object_array_get_idx(doc, 1), "max_conns", 4);
+	allow = get(json_object_array_get_idx(doc, 1), "allow");
+	ck_assert_uint_eq(json_object_array_length(allow), 2);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(allow, 1)), "fd00::/64");
 	json_object_put(doc);
 	free(out);
 
