@@ -32,7 +32,7 @@ def unitless: [
 	"table_versions", "threads", "train_loss", "tx_msgs",
 	"active_width", "stream", "version",
 	"validate_errors", "warmup", "warmup_count", "wraps", "wrong",
-	"yields", "numa_node", "netdev_ifindex", "netdev_mtu", "seq",
+	"yields", "numa_node", "netdev_ifindex", "seq",
 	"seq_next", "seq_oldest", "slots", "changes", "failures",
 	"gid_index", "command_index", "failed", "max_conns", "max_threads",
 	"rejected"

@@ -310,13 +310,50 @@ void path(char *buf, const char *name)
 	snprintf(buf, PATH_MAX, "%s/%s", tmpdir, name);
 }
 
+/* The tool's global options (before the command) ask for JSON: -j[son], -p[retty]. */
+static bool json_asked(char *const *argv)
+{
+	static const char *const words[] = { "json", "pretty" };
+	size_t i, n;
+
+	for (; *argv && (*argv)[0] == '-'; argv++) {
+		const char *w = (*argv)[1] == '-' ? *argv + 2 : *argv + 1;
+
+		n = strlen(w);
+		for (i = 0; n && i < ARRAY_SIZE(words); i++)
+			if (!strncmp(w, words[i], n))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Every JSON document the tool prints in a test holds to the vocabulary
+ * sparkperf-ctl(8) documents (tests/json-vocabulary.jq), so a key that
+ * breaks it fails the test that printed it.
+ */
+static void json_vocabulary_check(const char *out)
+{
+	char cmd[2 * PATH_MAX + 64], err[PATH_MAX];
+	char *why;
+	int rc;
+
+	path(err, "vocabulary");
+	snprintf(cmd, sizeof(cmd), "jq -n -e -r -f ../json-vocabulary.jq <'%s' >/dev/null 2>'%s'",
+		 out, err);
+	rc = system(cmd);
+	why = slurp(err);
+	ck_assert_msg(rc == 0, "the JSON output breaks the vocabulary:\n%s", why);
+	free(why);
+}
+
 void run(struct result *r, const char *scenario, ...)
 {
 	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], *argv[64];
 	const char *wrapper = getenv("CLI_WRAPPER");
 	char *wrap = wrapper ? strdup(wrapper) : NULL, *tok, *save = NULL;
 	struct timespec t0, t1;
-	int argc = 0, status;
+	int argc = 0, argc0, status;
 	va_list ap;
 	pid_t pid;
 
@@ -328,6 +365,7 @@ void run(struct result *r, const char *scenario, ...)
 	for (tok = wrap ? strtok_r(wrap, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc++] = CLI;
+	argc0 = argc;
 	va_start(ap, scenario);
 	while ((argv[argc] = va_arg(ap, char *)))
 		argc++;
@@ -362,6 +400,8 @@ void run(struct result *r, const char *scenario, ...)
 	r->log = slurp(log);
 	r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	ck_assert_msg(r->rc != 99, "valgrind: %s", r->err);
+	if (json_asked(argv + argc0))
+		json_vocabulary_check(out);
 }
 
 void result_free(struct result *r)

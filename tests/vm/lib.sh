@@ -15,7 +15,9 @@
 #   sp_pass DESC / sp_fail DESC [MSG...]   record a result directly
 #   sp_skip DESC REASON          "ok N - DESC # SKIP REASON"
 #   sp_diag MSG...               "# MSG"
-#   sp_plan_done                 prints "1..N" and "N passed, N failed";
+#   sp_plan_done                 checks that every JSON output of the test's
+#                                sparkperf-ctl holds to its vocabulary, then
+#                                prints "1..N" and "N passed, N failed";
 #                                returns 1 if anything failed (use it last:
 #                                  sp_plan_done; exit)
 #   sp_wait_for CMD TIMEOUT      poll the shell command string CMD (eval'd)
@@ -39,6 +41,47 @@
 SP_N=0
 SP_PASSED=0
 SP_FAILED=0
+
+# Every JSON document the test's sparkperf-ctl prints is kept (json-tee)
+# and checked against the vocabulary sparkperf-ctl(8) documents, in
+# sp_plan_done. sp_as_nobody runs the tool itself (PATH without it).
+SP_PATH_TOOLS=$PATH
+if sp_ctl_=$(command -v sparkperf-ctl) && [ -n "${SP_REPO:-}" ]; then
+	SP_JSON_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sp-json.XXXXXX")
+	export SP_JSON_DIR
+	mkdir "$SP_JSON_DIR/bin"
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$SP_REPO/tests/vm/json-tee" \
+		"$sp_ctl_" >"$SP_JSON_DIR/bin/sparkperf-ctl"
+	chmod +x "$SP_JSON_DIR/bin/sparkperf-ctl"
+	PATH=$SP_JSON_DIR/bin:$PATH
+fi
+
+# ok if every kept JSON document holds to the vocabulary.
+sp_json_vocabulary() {
+	[ -d "${SP_JSON_DIR:-}" ] || return 0
+	sp_bad_=
+	sp_n_=$(find "$SP_JSON_DIR" -name 'out.*' ! -name '*.args' | wc -l)
+	# One jq for them all (it starts slowly under emulation); one per
+	# output only to name the ones that break it.
+	find "$SP_JSON_DIR" -name 'out.*' ! -name '*.args' -exec cat {} + |
+		jq -n -e -f "$SP_REPO/tests/json-vocabulary.jq" >/dev/null 2>&1 ||
+	for sp_f_ in "$SP_JSON_DIR"/out.*; do
+		case $sp_f_ in *.args) continue ;; esac
+		# cut short (a client killed mid-line): nothing to judge
+		jq empty <"$sp_f_" >/dev/null 2>&1 || continue
+		sp_why_=$(jq -n -e -r -f "$SP_REPO/tests/json-vocabulary.jq" \
+			<"$sp_f_" 2>&1 >/dev/null) ||
+			sp_bad_="$sp_bad_\$ sparkperf-ctl $(cat "$sp_f_.args")
+$sp_why_
+"
+	done
+	if [ -z "$sp_bad_" ]; then
+		sp_pass "the $sp_n_ JSON outputs of sparkperf-ctl hold to its vocabulary"
+	else
+		sp_fail "the $sp_n_ JSON outputs of sparkperf-ctl hold to its vocabulary" "$sp_bad_"
+	fi
+	rm -rf "$SP_JSON_DIR"
+}
 
 sp_diag() { printf '# %s\n' "$*"; }
 
@@ -89,6 +132,7 @@ $sp_out_"
 }
 
 sp_plan_done() {
+	sp_json_vocabulary
 	printf '1..%d\n' "$SP_N"
 	printf '%d passed, %d failed\n' "$SP_PASSED" "$SP_FAILED"
 	[ "$SP_FAILED" -eq 0 ]
@@ -97,7 +141,7 @@ sp_plan_done() {
 # CMD runs from a copy that nobody can reach: a tree cloned under /root
 # (mode 0700) is out of its reach.
 sp_as_nobody() (
-	prog=$(command -v "$1") || exit 127
+	prog=$(PATH=$SP_PATH_TOOLS command -v "$1") || exit 127
 	dir=$(mktemp -d)
 	cp "$prog" "$dir/"
 	chmod 0755 "$dir" "$dir/${prog##*/}"

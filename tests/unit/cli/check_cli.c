@@ -1867,7 +1867,10 @@ START_TEST(test_invocation)
 }
 END_TEST
 
-/* The -j documents of the objects outside lat, bw and bench, in the one vocabulary. */
+/*
+ * The -j documents of the objects outside lat, bw and bench, which the
+ * other cases print as text: run() holds every one to the vocabulary.
+ */
 static const struct {
 	const char *scenario;
 	const char *argv[14];
@@ -1885,15 +1888,11 @@ static const struct {
 
 START_TEST(test_json_vocabulary)
 {
-	char out[PATH_MAX], cmd[PATH_MAX + 64];
 	struct result r;
 
 	run_argv(&r, json_docs[_i].scenario, json_docs[_i].argv);
 	ck_assert_msg(r.out[0] == '[' || r.out[0] == '{', "%s %s: %s", json_docs[_i].argv[1],
 		      json_docs[_i].argv[2], r.err);
-	path(out, "stdout");
-	snprintf(cmd, sizeof(cmd), "jq -n -e -r -f ../json-vocabulary.jq <'%s' 2>&1", out);
-	free(shell_out(cmd));
 	result_free(&r);
 }
 END_TEST
