@@ -59,14 +59,16 @@ fi
 # ok if every kept JSON document holds to the vocabulary.
 sp_json_vocabulary() {
 	[ -d "${SP_JSON_DIR:-}" ] || return 0
+	# copies still being taken (json-tee) end with their tools
+	sp_wait_for "! ls $SP_JSON_DIR/*.pending" 10
 	sp_bad_=
-	sp_n_=$(find "$SP_JSON_DIR" -name 'out.*' ! -name '*.args' | wc -l)
+	sp_n_=$(find "$SP_JSON_DIR" -name 'out.*' ! -name '*.*.*' | wc -l)
 	# One jq for them all (it starts slowly under emulation); one per
 	# output only to name the ones that break it.
-	find "$SP_JSON_DIR" -name 'out.*' ! -name '*.args' -exec cat {} + |
+	find "$SP_JSON_DIR" -name 'out.*' ! -name '*.*.*' -exec cat {} + |
 		jq -n -e -f "$SP_REPO/tests/json-vocabulary.jq" >/dev/null 2>&1 ||
 	for sp_f_ in "$SP_JSON_DIR"/out.*; do
-		case $sp_f_ in *.args) continue ;; esac
+		case $sp_f_ in *.*.*) continue ;; esac
 		# cut short (a client killed mid-line): nothing to judge
 		jq empty <"$sp_f_" >/dev/null 2>&1 || continue
 		sp_why_=$(jq -n -e -r -f "$SP_REPO/tests/json-vocabulary.jq" \
