@@ -44,6 +44,19 @@ static int sh(char **out, const char *fmt, ...)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* tune show -j of the test's root, parsed. */
+static json_object *tune_show_json(void)
+{
+	json_object *doc;
+	char *out;
+
+	ck_assert_int_eq(sh(&out, CLI " -j tune show root %s", root), 0);
+	doc = json_tokener_parse(out);
+	ck_assert_ptr_nonnull(doc);
+	free(out);
+	return doc;
+}
+
 static void setup(void)
 {
 	char *out;
@@ -148,14 +161,9 @@ START_TEST(test_reasons)
 		{ "net.ipv4.tcp_wmem", "4096 65536 67108864", "128 MiB" },
 		{ "net.core.netdev_max_backlog", "250000", "300000" },
 	};
-	json_object *doc, *k;
-	size_t i, n, found = 0;
-	char *out;
+	json_object *doc = tune_show_json(), *k;
+	size_t i, n = json_object_array_length(doc), found = 0;
 
-	ck_assert_int_eq(sh(&out, CLI " -j tune show root %s", root), 0);
-	doc = json_tokener_parse(out);
-	ck_assert_ptr_nonnull(doc);
-	n = json_object_array_length(doc);
 	for (i = 0; i < n; i++) {
 		size_t j;
 
@@ -172,7 +180,6 @@ START_TEST(test_reasons)
 	}
 	ck_assert_uint_eq(found, sizeof(knobs) / sizeof(knobs[0]));
 	json_object_put(doc);
-	free(out);
 }
 END_TEST
 
@@ -182,14 +189,10 @@ END_TEST
  */
 START_TEST(test_show_json)
 {
-	json_object *doc, *k;
-	size_t i, n, found = 0;
+	json_object *doc = tune_show_json(), *k;
+	size_t i, n = json_object_array_length(doc), found = 0;
 	char *out;
 
-	ck_assert_int_eq(sh(&out, CLI " -j tune show root %s", root), 0);
-	doc = json_tokener_parse(out);
-	ck_assert_ptr_nonnull(doc);
-	n = json_object_array_length(doc);
 	for (i = 0; i < n; i++) {
 		const char *name;
 
@@ -206,7 +209,6 @@ START_TEST(test_show_json)
 	}
 	ck_assert_uint_eq(found, 2);
 	json_object_put(doc);
-	free(out);
 	ck_assert_int_eq(sh(&out, CLI " -j tune show persist root %s | "
 			    "jq -n -e -r -f ../json-vocabulary.jq", root), 0);
 	free(out);
