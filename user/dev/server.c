@@ -48,7 +48,7 @@ SP_SHOW_FUNC(server_show, "server", server_usage, struct sp_server_list,
 /* The allow list (each item once, as parsed): networks, host bits 0. */
 static int parse_allow(const struct sp_list *list, struct sp_server_cfg *cfg)
 {
-	char net[SP_ADDR_STRLEN];
+	char net[SP_NET_STRLEN];
 	size_t i;
 	int ret;
 
@@ -59,9 +59,8 @@ static int parse_allow(const struct sp_list *list, struct sp_server_cfg *cfg)
 		ret = sp_parse_net(list->items[i], &cfg->allow[i]);
 		if (ret == -EDOM)
 			return sp_usage_error("server", "Invalid network: '%s' has bits set after "
-					      "its prefix (%s/%u?)", list->items[i],
-					      sp_fmt_addr(&cfg->allow[i].addr, net, sizeof(net)),
-					      cfg->allow[i].prefix);
+					      "its prefix (%s?)", list->items[i],
+					      sp_fmt_net(&cfg->allow[i], net, sizeof(net)));
 		if (ret)
 			return sp_usage_error("server", "Invalid network: '%s' (ADDR or "
 					      "ADDR/PREFIX, prefix at most 32 for IPv4, 128 "

@@ -17,13 +17,12 @@
 /* "10.0.0.0/8,fd00::/64", or NULL when every peer is served; malloc'ed. */
 static char *allow_str(const struct sp_server *srv)
 {
-	char addr[SP_ADDR_STRLEN], *s = NULL, *next;
+	char net[SP_NET_STRLEN], *s = NULL, *next;
 	size_t i;
 
 	for (i = 0; i < srv->n_allow; i++) {
-		sp_fmt_addr(&srv->allow[i].addr, addr, sizeof(addr));
-		next = sp_xprintf("%s%s%s/%u", s ? s : "", s ? "," : "", addr,
-				  srv->allow[i].prefix);
+		next = sp_xprintf("%s%s%s", s ? s : "", s ? "," : "",
+				  sp_fmt_net(&srv->allow[i], net, sizeof(net)));
 		free(s);
 		s = next;
 		if (!s)
@@ -35,18 +34,15 @@ static char *allow_str(const struct sp_server *srv)
 static json_object *json_allow(const struct sp_server *srv)
 {
 	json_object *arr;
-	char addr[SP_ADDR_STRLEN], *net;
+	char net[SP_NET_STRLEN];
 	size_t i;
 
 	if (!srv->n_allow)
 		return NULL;
 	arr = json_object_new_array();
-	for (i = 0; arr && i < srv->n_allow; i++) {
-		sp_fmt_addr(&srv->allow[i].addr, addr, sizeof(addr));
-		net = sp_xprintf("%s/%u", addr, srv->allow[i].prefix);
-		json_object_array_add(arr, net ? json_object_new_string(net) : NULL);
-		free(net);
-	}
+	for (i = 0; arr && i < srv->n_allow; i++)
+		json_object_array_add(arr, json_object_new_string(sp_fmt_net(&srv->allow[i], net,
+									       sizeof(net))));
 	return arr;
 }
 

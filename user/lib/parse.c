@@ -304,6 +304,14 @@ const char *sp_addr_not_unicast(const struct sp_addr *a)
 	return a->raw[0] == 0xff ? "multicast" : NULL;
 }
 
+char *sp_fmt_net(const struct sp_net *n, char *buf, size_t len)
+{
+	char addr[SP_ADDR_STRLEN];
+
+	snprintf(buf, len, "%s/%u", sp_fmt_addr(&n->addr, addr, sizeof(addr)), n->prefix);
+	return buf;
+}
+
 char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len)
 {
 	int af = a->len == 4 ? AF_INET : a->len == 16 ? AF_INET6 : 0;

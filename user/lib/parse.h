@@ -173,6 +173,10 @@ char *sp_fmt_rate(uint32_t mbps, char *buf, size_t len);
 /* An address as inet_ntop() writes it; "any" when a->len is 0. */
 char *sp_fmt_addr(const struct sp_addr *a, char *buf, size_t len);
 
+/* A network as sp_parse_net() reads it back: "192.168.200.0/24" */
+#define SP_NET_STRLEN (SP_ADDR_STRLEN + 4)
+char *sp_fmt_net(const struct sp_net *n, char *buf, size_t len);
+
 /* Latency operations and session states: "write", ...; "running", ... */
 const char *sp_lat_op_str(unsigned int op);		/* "unknown" if unknown */
 const char *sp_lat_state_str(unsigned int state);	/* "unknown" if unknown */

@@ -165,7 +165,7 @@ END_TEST
 
 START_TEST(test_parse_net)
 {
-	char buf[SP_ADDR_STRLEN];
+	char buf[SP_NET_STRLEN];
 	struct sp_net n;
 
 	ck_assert_int_eq(sp_parse_net("192.168.200.0/24", &n), 0);
@@ -179,6 +179,7 @@ START_TEST(test_parse_net)
 	/* host bits: the network they belong to, to suggest */
 	ck_assert_int_eq(sp_parse_net("192.168.200.13/20", &n), -EDOM);
 	ck_assert_str_eq(sp_fmt_addr(&n.addr, buf, sizeof(buf)), "192.168.192.0");
+	ck_assert_str_eq(sp_fmt_net(&n, buf, sizeof(buf)), "192.168.192.0/20");
 	ck_assert_int_eq(sp_parse_net("fd00::1:2/100", &n), -EDOM);
 	ck_assert_int_eq(sp_parse_net("192.168.200.0/33", &n), -EINVAL);
 	ck_assert_int_eq(sp_parse_net("192.168.200.0/", &n), -EINVAL);
