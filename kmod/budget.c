@@ -78,6 +78,16 @@ static int sp_budget_check(const struct sp_budget *b,
 	return 0;
 }
 
+/* Under sp_budget_lock: @use taken (@sign 1) or given back (-1). */
+static void sp_budget_add(struct sp_budget *b, const struct sp_budget_use *use,
+			  int sign)
+{
+	/* conns is read without the lock (sp_budget_conns()) */
+	WRITE_ONCE(b->conns, b->conns + sign);
+	b->threads += sign * (int)use->thread;
+	b->bytes += sign * (s64)use->bytes;
+}
+
 int sp_budget_take(struct sp_budget *b, const struct sp_budget_use *use,
 		   char *reason, size_t len)
 {
@@ -94,12 +104,8 @@ int sp_budget_take(struct sp_budget *b, const struct sp_budget_use *use,
 				      "host budget (module parameters)",
 				      reason, len);
 	if (!ret) {
-		WRITE_ONCE(b->conns, b->conns + 1);
-		b->threads += use->thread;
-		b->bytes += use->bytes;
-		sp_host.conns++;
-		sp_host.threads += use->thread;
-		sp_host.bytes += use->bytes;
+		sp_budget_add(b, use, 1);
+		sp_budget_add(&sp_host, use, 1);
 	}
 	spin_unlock(&sp_budget_lock);
 	return ret;
@@ -108,12 +114,8 @@ int sp_budget_take(struct sp_budget *b, const struct sp_budget_use *use,
 void sp_budget_give(struct sp_budget *b, const struct sp_budget_use *use)
 {
 	spin_lock(&sp_budget_lock);
-	WRITE_ONCE(b->conns, b->conns - 1);
-	b->threads -= use->thread;
-	b->bytes -= use->bytes;
-	sp_host.conns--;
-	sp_host.threads -= use->thread;
-	sp_host.bytes -= use->bytes;
+	sp_budget_add(b, use, -1);
+	sp_budget_add(&sp_host, use, -1);
 	spin_unlock(&sp_budget_lock);
 }
 
