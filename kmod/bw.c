@@ -150,6 +150,39 @@ static int sp_bw_post(struct sp_bw_qp *q, bool *posted)
 	return 0;
 }
 
+/* Checks the @n READs just retired, each in its slot, oldest first. */
+static void sp_bw_check_reads(struct sp_rconn *rc, struct sp_bw_counts *c,
+			      u32 n)
+{
+	while (n--) {
+		if (!sp_rconn_check(rc, rc->check_slot))
+			sp_bw_add(&c->errors, 1);
+		if (++rc->check_slot == rc->lo.slots)
+			rc->check_slot = 0;
+	}
+}
+
+/*
+ * A data message received, into the slot a writer named in its
+ * immediate or the one of the receive it took; checked with @validate.
+ */
+static int sp_bw_received(struct sp_rconn *rc, struct sp_bw_counts *c,
+			  const struct ib_wc *wc, bool validate)
+{
+	u32 slot = wc->opcode == IB_WC_RECV_RDMA_WITH_IMM ?
+		   be32_to_cpu(wc->ex.imm_data) : sp_wr_slot(wc->wr_id);
+
+	if (wc->byte_len != rc->lo.size || slot >= rc->lo.slots) {
+		snprintf(rc->msg, sizeof(rc->msg),
+			 "received %u bytes in slot %u, expected %u bytes in one of %u",
+			 wc->byte_len, slot, rc->lo.size, rc->lo.slots);
+		return -EPROTO;
+	}
+	if (validate && !sp_rconn_check(rc, slot))
+		sp_bw_add(&c->errors, 1);
+	return 0;
+}
+
 /*
  * Reaps @q's completions into @c: data WRs retired (a completion accounts
  * for the unsignaled WRs it retires), data received (checked with
@@ -193,28 +226,21 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 				sp_bw_add(&c->tx_msgs, k);
 				WRITE_ONCE(c->last_ns, *now);
 			}
-			if (what == SP_WR_READ && validate &&
-			    !sp_buf_check(rc, &rc->rbuf, rc->rbuf.size))
-				sp_bw_add(&c->errors, 1);
+			if (what == SP_WR_READ && validate)
+				sp_bw_check_reads(rc, c, k);
 		} else if (wc[i].opcode == IB_WC_RECV &&
 			   (wc[i].wc_flags & IB_WC_WITH_IMM)) {
 			q->peer_fin = true;
 			q->peer_imm = be32_to_cpu(wc[i].ex.imm_data);
 		} else {
-			if (wc[i].byte_len != rc->rbuf.size) {
-				snprintf(rc->msg, sizeof(rc->msg),
-					 "received %u bytes, expected %zu",
-					 wc[i].byte_len, rc->rbuf.size);
-				return -EPROTO;
-			}
+			ret = sp_bw_received(rc, c, &wc[i], validate);
+			if (ret)
+				return ret;
 			recvs++;
 			if (count) {
 				sp_bw_add(&c->rx_msgs, 1);
 				WRITE_ONCE(c->last_ns, *now);
 			}
-			if (validate &&
-			    !sp_buf_check(rc, &rc->rbuf, wc[i].byte_len))
-				sp_bw_add(&c->errors, 1);
 		}
 	}
 	q->since = *now;
@@ -224,6 +250,12 @@ static int sp_bw_reap(struct sp_bw_qp *q, struct sp_bw_counts *c,
 			return ret;
 	}
 	return n;
+}
+
+static u8 sp_bw_wflags(const struct sp_bw_cfg *cfg)
+{
+	return (cfg->bidir ? SP_WIRE_F_BIDIR : 0) |
+	       (cfg->validate ? SP_WIRE_F_VALIDATE : 0);
 }
 
 /* The client's data WRs: with validation or both ways, the server sees each. */
@@ -641,6 +673,7 @@ static int sp_bw_parse(struct sp_session *s, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct sp_bw_cfg *cfg = &s->bw.cfg;
+	struct sp_layout lo;
 	struct nlattr *attr;
 	u64 mem;
 
@@ -705,13 +738,18 @@ static int sp_bw_parse(struct sp_session *s, struct genl_info *info)
 			return -ERANGE;
 		}
 	}
-	mem = 2ULL * cfg->qps * cfg->size;
+	sp_layout_init(&lo, SP_WIRE_BW, cfg->op, sp_bw_wflags(cfg), cfg->depth,
+		       cfg->size, false);
+	mem = (u64)cfg->qps * (lo.sbuf_bytes + lo.rbuf_bytes);
 	if (mem > SPARKPERF_BW_MEM_MAX) {
 		BUILD_BUG_ON(SPARKPERF_BW_MEM_MAX != 536870912);
 		sp_set_err_msg_fmt(extack,
-				   "the buffers (2 x QPS x SIZE bytes) would exceed the cap of 536870912 bytes",
-				   "the buffers would need %llu bytes (2 x QPS x SIZE), the cap is %u",
-				   mem, SPARKPERF_BW_MEM_MAX);
+				   "the buffers (QPS x both buffers, validation keeps a slot per message in flight) would exceed the cap of 536870912 bytes",
+				   "the buffers would need %llu bytes (QPS x %zu%s), the cap is %u",
+				   mem, lo.sbuf_bytes + lo.rbuf_bytes,
+				   cfg->validate ?
+				   ", validation keeps a slot per message in flight" : "",
+				   SPARKPERF_BW_MEM_MAX);
 		return -E2BIG;
 	}
 	s->nlinks = cfg->qps;
@@ -739,14 +777,10 @@ static int sp_bw_init(struct sp_session *s)
 
 		rc->kind = SP_WIRE_BW;
 		rc->op = cfg->op;
-		rc->wflags = (cfg->bidir ? SP_WIRE_F_BIDIR : 0) |
-			     (cfg->validate ? SP_WIRE_F_VALIDATE : 0);
+		rc->wflags = sp_bw_wflags(cfg);
 		rc->depth = cfg->depth;
 		rc->signal = min_t(u32, cfg->signal,
 				   max_t(u32, 1, SP_BW_SIGNAL_BYTES / cfg->size));
-		/* Before the buffer is mapped: no DMA sync needed. */
-		if (cfg->validate && cfg->op != SPARKPERF_LAT_OP_READ)
-			sp_buf_fill(&rc->sbuf);
 		bw->qps[i].rc = rc;
 		bw->qps[i].wr = sp_bw_client_wr(cfg);
 		bw->qps[i].left = cfg->iters ?: U64_MAX;

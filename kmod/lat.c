@@ -398,7 +398,7 @@ static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 
 	WRITE_ONCE(*rc->sbuf.tail, tag);
 	sp_trip_start(t);
-	ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
+	ret = sp_post(rc, SP_WR_WRITE, rc->lo.size);
 	if (ret)
 		return ret;
 	sp_spin_start(&next);
@@ -437,7 +437,7 @@ static int sp_rt_cq(struct sp_rconn *rc, enum sp_wr post, u32 len,
 /* A round trip whose echo takes one of our receives: @post, SEND or WRITE_IMM. */
 static int sp_rt_echo(struct sp_rconn *rc, enum sp_wr post, struct sp_trip *t)
 {
-	int ret = sp_rt_cq(rc, post, rc->sbuf.size, SP_WR_RECV, t);
+	int ret = sp_rt_cq(rc, post, rc->lo.size, SP_WR_RECV, t);
 
 	/* The echo of the next round trip needs a receive. */
 	return ret ?: sp_rconn_post_recv(rc, true, 1);
@@ -459,7 +459,7 @@ static int sp_round_trip(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 		ret = sp_rt_echo(rc, SP_WR_SEND, t);
 		break;
 	default:
-		ret = sp_rt_cq(rc, SP_WR_READ, rc->rbuf.size, SP_WR_READ, t);
+		ret = sp_rt_cq(rc, SP_WR_READ, rc->lo.size, SP_WR_READ, t);
 		break;
 	}
 	return ret;
@@ -685,7 +685,7 @@ static int sp_echo_write(struct sp_rconn *rc)
 		if (ret)
 			return ret;
 		WRITE_ONCE(*rc->sbuf.tail, tag);
-		ret = sp_post(rc, SP_WR_WRITE, rc->sbuf.size);
+		ret = sp_post(rc, SP_WR_WRITE, rc->lo.size);
 		/*
 		 * Its completion reaped now, while the answer is on its way,
 		 * so that sp_reserve() never polls with a message waiting.
@@ -722,7 +722,7 @@ static int sp_echo_recv(struct sp_rconn *rc, enum sp_wr reply)
 		if (!ret)
 			ret = sp_reserve(rc);
 		if (!ret)
-			ret = sp_post(rc, reply, rc->sbuf.size);
+			ret = sp_post(rc, reply, rc->lo.size);
 		if (ret)
 			return ret;
 	}

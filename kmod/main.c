@@ -8,6 +8,7 @@
 #include <linux/sparkperf.h>
 
 #include "device.h"
+#include "fault.h"
 #include "netlink.h"
 #include "trace.h"
 #include "server.h"
@@ -41,6 +42,7 @@ static int __init sp_mod_init(void)
 	if (ret < 0)
 		goto err_session;
 
+	sp_fault_init();
 	pr_info("version %s loaded\n", SPARKPERF_VERSION);
 	return 0;
 
@@ -68,6 +70,7 @@ static void __exit sp_mod_exit(void)
 	sp_server_uninit();
 	sp_device_uninit();
 	sp_genl_uninit();
+	sp_fault_uninit();
 	pr_info("unloaded\n");
 }
 

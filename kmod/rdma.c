@@ -20,6 +20,7 @@
 #include <rdma/rdma_cm.h>
 #include <linux/sparkperf.h>
 
+#include "fault.h"
 #include "rdma.h"
 
 /* Pages in one MR at most: rxe registers 512, some devices fewer. */
@@ -55,7 +56,21 @@ static const enum ib_wr_opcode sp_wr_opcodes[SP_WR_RECV] = {
 	[SP_WR_FIN] = IB_WR_SEND_WITH_IMM,
 };
 
-int sp_buf_alloc(struct sp_buf *buf, size_t size, int node)
+static void sp_buf_free(struct sp_buf *buf)
+{
+	unsigned int i;
+
+	if (buf->sgt.sgl)
+		sg_free_table(&buf->sgt);
+	if (buf->chunks) {
+		for (i = 0; i < buf->nchunks && buf->chunks[i]; i++)
+			__free_pages(buf->chunks[i], get_order(buf->chunk));
+		kvfree(buf->chunks);
+	}
+	memset(buf, 0, sizeof(*buf));
+}
+
+static int sp_buf_alloc(struct sp_buf *buf, size_t size, int node)
 {
 	struct scatterlist *sg;
 	unsigned int i, order;
@@ -102,22 +117,8 @@ err:
 	return ret;
 }
 
-void sp_buf_free(struct sp_buf *buf)
-{
-	unsigned int i;
-
-	if (buf->sgt.sgl)
-		sg_free_table(&buf->sgt);
-	if (buf->chunks) {
-		for (i = 0; i < buf->nchunks && buf->chunks[i]; i++)
-			__free_pages(buf->chunks[i], get_order(buf->chunk));
-		kvfree(buf->chunks);
-	}
-	memset(buf, 0, sizeof(*buf));
-}
-
 /*
- * The validation pattern: byte o of a buffer is byte o % 8 of the
+ * The validation pattern: byte o of a message is byte o % 8 of the
  * little-endian value sp_pattern(o / 8), the same on every host, so that
  * data moved to another offset is caught too.
  */
@@ -127,60 +128,167 @@ static u64 sp_pattern(u64 word)
 }
 
 /*
- * Fills (@fill) or checks the first @len bytes of @buf against the pattern,
- * chunk by chunk (chunks are not virtually contiguous, but each holds whole
- * words): false on the first mismatch.
+ * Fills (@fill) or checks @len bytes of @buf from @off (a multiple of 8)
+ * against the pattern, chunk by chunk (chunks are not virtually
+ * contiguous, but each holds whole words): false on the first mismatch.
  */
-static bool sp_buf_pattern(struct sp_buf *buf, size_t len, bool fill)
+static bool sp_buf_pattern(struct sp_buf *buf, size_t off, size_t len,
+			   bool fill)
 {
-	size_t off, end, i;
-	unsigned int c;
+	size_t pos, stop, end = off + len, i, n;
 
-	for (c = 0, off = 0; off < len; c++, off = end) {
-		u8 *p = page_address(buf->chunks[c]);
+	for (pos = off; pos < end; pos = stop) {
+		u8 *p = (u8 *)page_address(buf->chunks[pos / buf->chunk]) +
+			pos % buf->chunk;
+		u64 word = (pos - off) / 8;
 		__le64 *w = (__le64 *)p;
 		__le64 last;
 
-		end = min_t(size_t, off + buf->chunk, len);
-		for (i = 0; i < (end - off) / 8; i++) {
-			__le64 v = cpu_to_le64(sp_pattern(off / 8 + i));
+		stop = min_t(size_t, round_down(pos, buf->chunk) + buf->chunk,
+			     end);
+		n = (stop - pos) / 8;
+		for (i = 0; i < n; i++) {
+			__le64 v = cpu_to_le64(sp_pattern(word + i));
 
 			if (fill)
 				w[i] = v;
 			else if (w[i] != v)
 				return false;
 		}
-		/* A last, partial word. */
-		i *= 8;
-		if (off + i == end)
+		/* A last, partial word: only at the end of the range. */
+		if (pos + n * 8 == stop)
 			continue;
-		last = cpu_to_le64(sp_pattern((off + i) / 8));
+		last = cpu_to_le64(sp_pattern(word + n));
 		if (fill)
-			memcpy(p + i, &last, end - off - i);
-		else if (memcmp(p + i, &last, end - off - i))
+			memcpy(p + n * 8, &last, stop - pos - n * 8);
+		else if (memcmp(p + n * 8, &last, stop - pos - n * 8))
 			return false;
 	}
 	return true;
 }
 
-/* Before the buffer is mapped: the pattern of a sender's buffer. */
-void sp_buf_fill(struct sp_buf *buf)
-{
-	sp_buf_pattern(buf, buf->size, true);
-}
-
-/* Whether the first @len bytes the device placed in @buf are the pattern. */
-bool sp_buf_check(struct sp_rconn *rc, struct sp_buf *buf, size_t len)
+/*
+ * Hands @len bytes of @buf from @off to the CPU (@cpu) or back to the
+ * device, along the DMA segments the MR maps in order.
+ */
+static void sp_buf_sync(struct sp_rconn *rc, struct sp_buf *buf, size_t off,
+			size_t len, bool cpu)
 {
 	struct device *dma = rc->ibdev->dma_device;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(&buf->sgt, sg, i) {
+		size_t n, seg = sg_dma_len(sg);
+
+		if (off >= seg) {
+			off -= seg;
+			continue;
+		}
+		n = min(len, seg - off);
+		if (cpu)
+			dma_sync_single_range_for_cpu(dma, sg_dma_address(sg),
+						      off, n,
+						      DMA_BIDIRECTIONAL);
+		else
+			dma_sync_single_range_for_device(dma,
+							 sg_dma_address(sg),
+							 off, n,
+							 DMA_BIDIRECTIONAL);
+		len -= n;
+		off = 0;
+		if (!len)
+			break;
+	}
+}
+
+/* Whether the message the device placed in receive slot @slot is intact. */
+bool sp_rconn_check(struct sp_rconn *rc, u32 slot)
+{
+	struct sp_buf *buf = &rc->rbuf;
+	size_t off = slot * rc->lo.stride;
 	bool ok;
 
 	if (buf->sync)
-		dma_sync_sgtable_for_cpu(dma, &buf->sgt, DMA_BIDIRECTIONAL);
-	ok = sp_buf_pattern(buf, len, false);
+		sp_buf_sync(rc, buf, off, rc->lo.size, true);
+	ok = sp_buf_pattern(buf, off, rc->lo.size, false);
 	if (buf->sync)
-		dma_sync_sgtable_for_device(dma, &buf->sgt, DMA_BIDIRECTIONAL);
+		sp_buf_sync(rc, buf, off, rc->lo.size, false);
 	return ok;
+}
+
+/*
+ * The buffers of a test of @size-byte messages on either side. Without
+ * validation one message's room each: data may land on data. With it,
+ * the side that receives keeps a slot per message in flight (rdma.h),
+ * and the side whose buffer is sent or read holds the pattern
+ * SP_CORRUPT_SHIFT bytes longer.
+ */
+void sp_layout_init(struct sp_layout *lo, u8 kind, u8 op, u8 wflags,
+		    u32 depth, u32 size, bool server)
+{
+	bool bidir = wflags & SP_WIRE_F_BIDIR;
+
+	lo->size = size;
+	lo->slots = 1;
+	lo->peer_slots = 1;
+	lo->stride = size;
+	lo->sbuf_bytes = size;
+	lo->rbuf_bytes = size;
+	if (kind != SP_WIRE_BW || !(wflags & SP_WIRE_F_VALIDATE))
+		return;
+
+	lo->stride = ALIGN(size, SP_SLOT_ALIGN);
+	if (op == SPARKPERF_LAT_OP_READ) {
+		/* The server's receive buffer is what the client reads. */
+		if (server)
+			lo->rbuf_bytes = size + SP_CORRUPT_SHIFT;
+		else
+			lo->slots = depth;
+	} else {
+		lo->sbuf_bytes = size + SP_CORRUPT_SHIFT;
+		if (server || bidir)
+			lo->slots = SP_RECV_SLOTS(depth);
+		if (!server || bidir)
+			lo->peer_slots = SP_RECV_SLOTS(depth);
+	}
+	if (lo->slots > 1)
+		lo->rbuf_bytes = lo->slots * lo->stride;
+}
+
+/*
+ * Both buffers of @rc, whose test (kind, op, wflags, depth, server) is
+ * set, for @size-byte messages, on @node. A validating side's patterns
+ * are written here, before the buffers are mapped.
+ */
+int sp_rconn_alloc(struct sp_rconn *rc, u32 size, int node)
+{
+	struct sp_layout *lo = &rc->lo;
+	int ret;
+
+	sp_layout_init(lo, rc->kind, rc->op, rc->wflags, rc->depth, size,
+		       rc->server);
+	ret = sp_buf_alloc(&rc->sbuf, lo->sbuf_bytes, node);
+	if (!ret)
+		ret = sp_buf_alloc(&rc->rbuf, lo->rbuf_bytes, node);
+	if (ret)
+		return ret;
+	if (rc->kind != SP_WIRE_BW || !(rc->wflags & SP_WIRE_F_VALIDATE))
+		return 0;
+	/* What we send, or what the client reads from us. */
+	if (rc->op != SPARKPERF_LAT_OP_READ)
+		sp_buf_pattern(&rc->sbuf, 0, lo->sbuf_bytes, true);
+	else if (rc->server)
+		sp_buf_pattern(&rc->rbuf, 0, lo->rbuf_bytes, true);
+	rc->corrupt_every = sp_fault_corrupt_every();
+	rc->corrupt_left = rc->corrupt_every;
+	return 0;
+}
+
+void sp_rconn_free(struct sp_rconn *rc)
+{
+	sp_buf_free(&rc->rbuf);
+	sp_buf_free(&rc->sbuf);
 }
 
 /* The DMA address of the buffer's last byte needs CPU cache syncs. */
@@ -532,10 +640,10 @@ int sp_rconn_poll(struct sp_rconn *rc)
 		if (what < SP_WR_RECV)
 			rc->sq_posted -= min(rc->sq_posted,
 					     sp_wr_retires(wc[i].wr_id));
-		if (what == SP_WR_RECV && wc[i].byte_len != rc->rbuf.size) {
+		if (what == SP_WR_RECV && wc[i].byte_len != rc->lo.size) {
 			snprintf(rc->msg, sizeof(rc->msg),
-				 "received %u bytes, expected %zu",
-				 wc[i].byte_len, rc->rbuf.size);
+				 "received %u bytes, expected %u",
+				 wc[i].byte_len, rc->lo.size);
 			return -EPROTO;
 		}
 	}
@@ -578,27 +686,35 @@ int sp_rconn_wait(struct sp_rconn *rc, enum sp_wr what, unsigned int target,
 }
 
 /*
- * Posts @n receives, into the receive buffer (@data) or without one (for
- * "ready"), in chains of SP_POST_CHAIN.
+ * Posts @n receives, each into the next slot of the receive buffer
+ * (@data) or without one (for "ready"), in chains of SP_POST_CHAIN. A
+ * receive queue completes in order, and a receive is posted again only
+ * once its message is checked, so the slot it takes is free.
  */
 int sp_rconn_post_recv(struct sp_rconn *rc, bool data, unsigned int n)
 {
-	struct ib_sge *sge = &rc->recv_sge;
 	unsigned int i, chain;
 	int ret;
 
-	sge->addr = rc->rbuf.mr ? rc->rbuf.mr->iova : 0;
-	sge->length = rc->rbuf.size;
-	sge->lkey = rc->rbuf.mr ? rc->rbuf.mr->lkey : 0;
 	for (; n; n -= chain) {
 		chain = min_t(unsigned int, n, SP_POST_CHAIN);
 		for (i = 0; i < chain; i++) {
 			struct ib_recv_wr *wr = &rc->rchain[i];
+			struct ib_sge *sge = &rc->rsges[i];
+			u32 slot = rc->recv_slot;
 
 			wr->next = i + 1 < chain ? &rc->rchain[i + 1] : NULL;
-			wr->wr_id = data ? SP_WR_RECV : SP_WR_RECV_READY;
+			wr->wr_id = SP_WR_ID(data ? SP_WR_RECV : SP_WR_RECV_READY,
+					     slot);
 			wr->sg_list = data ? sge : NULL;
 			wr->num_sge = data ? 1 : 0;
+			if (!data)
+				continue;
+			sge->addr = rc->rbuf.mr->iova + slot * rc->lo.stride;
+			sge->length = rc->lo.size;
+			sge->lkey = rc->rbuf.mr->lkey;
+			if (++rc->recv_slot == rc->lo.slots)
+				rc->recv_slot = 0;
 		}
 		ret = ib_post_recv(rc->qp, rc->rchain, NULL);
 		if (ret) {
@@ -611,8 +727,27 @@ int sp_rconn_post_recv(struct sp_rconn *rc, bool data, unsigned int n)
 }
 
 /*
- * Work request @i of the chain: @what of the first @len bytes of the send
- * buffer (of the receive buffer, for a read). With @signal it asks for a
+ * Where a data WR's message goes: the slot of the peer's buffer a write
+ * lands in (named in its immediate), or of ours a read lands in; and
+ * whether it is one deliberately corrupted, sent or read from
+ * SP_CORRUPT_SHIFT bytes on.
+ */
+static u32 sp_data_slot(struct sp_rconn *rc, enum sp_wr what, bool *corrupt)
+{
+	u32 slots = what == SP_WR_READ ? rc->lo.slots : rc->lo.peer_slots;
+	u32 slot = rc->data_slot;
+
+	if (++rc->data_slot >= slots)
+		rc->data_slot = 0;
+	*corrupt = rc->corrupt_every && !--rc->corrupt_left;
+	if (*corrupt)
+		rc->corrupt_left = rc->corrupt_every;
+	return slot;
+}
+
+/*
+ * Work request @i of the chain: @what of @len bytes, from the send buffer
+ * (into the receive buffer, for a read). With @signal it asks for a
  * completion, which retires it and the unsignaled WRs before it.
  */
 static void sp_chain_wr(struct sp_rconn *rc, unsigned int i, enum sp_wr what,
@@ -620,8 +755,15 @@ static void sp_chain_wr(struct sp_rconn *rc, unsigned int i, enum sp_wr what,
 {
 	struct sp_buf *buf = what == SP_WR_READ ? &rc->rbuf : &rc->sbuf;
 	struct ib_rdma_wr *wr = &rc->chain[i];
-	struct ib_sge *sge = &rc->data_sge;
+	struct ib_sge *sge = &rc->sges[i];
+	size_t local = 0, shift = 0;
+	bool corrupt = false;
+	u32 slot = 0;
 
+	if (len && what != SP_WR_READY && what != SP_WR_FIN) {
+		slot = sp_data_slot(rc, what, &corrupt);
+		shift = corrupt ? SP_CORRUPT_SHIFT : 0;
+	}
 	rc->unsignaled++;
 	wr->wr.next = NULL;
 	if (i)
@@ -631,19 +773,26 @@ static void sp_chain_wr(struct sp_rconn *rc, unsigned int i, enum sp_wr what,
 	wr->wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
 	wr->wr.sg_list = len ? sge : NULL;
 	wr->wr.num_sge = len ? 1 : 0;
-	wr->wr.ex.imm_data = 0;
+	wr->wr.ex.imm_data = cpu_to_be32(slot);
 	wr->remote_addr = rc->remote_addr;
 	wr->rkey = rc->remote_rkey;
+	if (what == SP_WR_READ) {
+		local = slot * rc->lo.stride;
+		wr->remote_addr += shift;
+	} else {
+		local = shift;
+		wr->remote_addr += slot * rc->lo.stride;
+	}
 	if (signal)
 		rc->unsignaled = 0;
 
-	sge->addr = buf->mr->iova;
+	sge->addr = buf->mr->iova + local;
 	sge->length = len;
 	sge->lkey = buf->mr->lkey;
 	/* Inline data is copied at post time from a CPU address. */
 	if (what != SP_WR_READ && len && len <= rc->max_inline) {
 		wr->wr.send_flags |= IB_SEND_INLINE;
-		sge->addr = (uintptr_t)buf->head;
+		sge->addr = (uintptr_t)buf->head + local;
 	}
 }
 
@@ -682,7 +831,7 @@ int sp_rconn_post_data(struct sp_rconn *rc, enum sp_wr what, unsigned int n,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		sp_chain_wr(rc, i, what, rc->sbuf.size,
+		sp_chain_wr(rc, i, what, rc->lo.size,
 			    rc->unsignaled + 1 >= rc->signal ||
 			    (last && i + 1 == n));
 	return sp_chain_post(rc, n);
@@ -783,7 +932,7 @@ void sp_wire_hello(struct sp_wire_hello *hello, const struct sp_rconn *rc)
 	hello->op = rc->op;
 	hello->kind = rc->kind;
 	hello->flags = rc->wflags;
-	hello->size = cpu_to_be32(rc->sbuf.size);
+	hello->size = cpu_to_be32(rc->lo.size);
 	hello->depth = cpu_to_be32(rc->depth);
 	hello->signal = cpu_to_be32(rc->signal);
 	if (remote) {

@@ -20,7 +20,7 @@ struct rdma_cm_event;
 struct rdma_conn_param;
 
 /*
- * Wire format, version 3. Every field is big-endian.
+ * Wire format, version 4. Every field is big-endian.
  *
  * The client's connection request carries a struct sp_wire_hello: the test
  * (kind, op, size, flags and, for bandwidth, the work requests in flight
@@ -51,9 +51,16 @@ struct rdma_conn_param;
  * SEND with immediate SP_WIRE_FIN; the server stops sending and answers
  * with a zero-length SEND with immediate, the messages it found corrupt
  * (saturated), after all it sent. The client then disconnects.
+ *
+ * With SP_WIRE_F_VALIDATE every message in flight has a slot of its own in
+ * the buffer it lands in (struct sp_layout), so that none is overwritten
+ * before it is checked: a writer puts message m in slot m % slots of the
+ * peer's buffer and names the slot in the immediate; a receive takes the
+ * slot of its work request; a reader reads message m into its own slot
+ * m % DEPTH. Slots are SIZE rounded up to SP_SLOT_ALIGN bytes apart.
  */
 #define SP_WIRE_MAGIC 0x5350524bU	/* "SPRK" */
-#define SP_WIRE_VERSION 3
+#define SP_WIRE_VERSION 4
 #define SP_WIRE_FIN 0x46494e21U		/* "FIN!" */
 
 enum sp_wire_kind {
@@ -89,6 +96,35 @@ struct sp_wire_reject {
 	u8 reserved;
 	__be16 error;		/* positive errno */
 	char reason[SP_WIRE_REASON_LEN];
+};
+
+/*
+ * The messages a validating receiver keeps slots for: the receives it has
+ * posted (2 x DEPTH + 1), all of which may hold messages not checked yet,
+ * and the sender's DEPTH in flight, which a device may start placing (the
+ * first packets of an RDMA WRITE with immediate need no receive) before
+ * any of those is checked.
+ */
+#define SP_RECV_SLOTS(depth) (3 * (depth) + 1)
+#define SP_SLOT_ALIGN 64
+/*
+ * A validating sender's buffer holds the pattern this many bytes longer
+ * than a message: a message deliberately corrupted (fault.h) is sent
+ * from this offset, or read from it, so the pattern arrives shifted.
+ */
+#define SP_CORRUPT_SHIFT SP_SLOT_ALIGN
+
+/*
+ * What a connection's buffers hold, from the test alone, so that a server
+ * can charge them to its budget before it allocates them.
+ */
+struct sp_layout {
+	u32 size;		/* bytes per message */
+	u32 slots;		/* messages the receive buffer holds */
+	u32 peer_slots;		/* ... the peer's, where our writes go */
+	size_t stride;		/* bytes from a slot to the next */
+	size_t sbuf_bytes;
+	size_t rbuf_bytes;
 };
 
 /* The longest error or reject message we keep, with its NUL. */
@@ -149,6 +185,12 @@ static inline u32 sp_wr_retires(u64 wr_id)
 	return wr_id >> 8;
 }
 
+/* A receive's wr_id carries its slot where a send's carries retires. */
+static inline u32 sp_wr_slot(u64 wr_id)
+{
+	return wr_id >> 8;
+}
+
 /* The drain's work requests (sp_rconn_destroy), outside enum sp_wr. */
 #define SP_WR_ID_DRAIN_SEND SP_WR_ID(SP_WR_MAX, 0)
 #define SP_WR_ID_DRAIN_RECV SP_WR_ID(SP_WR_MAX + 1, 0)
@@ -175,6 +217,12 @@ struct sp_rconn {
 	u32 depth;			/* bandwidth: data WRs in flight */
 	u32 signal;			/* bandwidth: a completion every this many */
 	bool server;
+	struct sp_layout lo;		/* set by sp_rconn_alloc() */
+	u32 data_slot;			/* the next data WR's slot */
+	u32 recv_slot;			/* the next receive's slot */
+	u32 check_slot;			/* the next READ to check */
+	u32 corrupt_every;		/* 0, or corrupt every this many messages */
+	u32 corrupt_left;		/* data WRs until the next corrupt one */
 	bool registered;
 	u32 max_inline;
 	unsigned int rq_data;		/* data receives kept posted */
@@ -187,16 +235,17 @@ struct sp_rconn {
 	unsigned int done[SP_WR_MAX];
 	char msg[SP_MSG_LEN];		/* what failed, set with an error */
 	/* Chains of work requests, rebuilt for each post. */
-	struct ib_sge data_sge;
-	struct ib_sge recv_sge;
+	struct ib_sge sges[SP_POST_CHAIN];
+	struct ib_sge rsges[SP_POST_CHAIN];
 	struct ib_rdma_wr chain[SP_POST_CHAIN];
 	struct ib_recv_wr rchain[SP_POST_CHAIN];
 };
 
-int sp_buf_alloc(struct sp_buf *buf, size_t size, int node);
-void sp_buf_free(struct sp_buf *buf);
-void sp_buf_fill(struct sp_buf *buf);
-bool sp_buf_check(struct sp_rconn *rc, struct sp_buf *buf, size_t len);
+void sp_layout_init(struct sp_layout *lo, u8 kind, u8 op, u8 wflags,
+		    u32 depth, u32 size, bool server);
+int sp_rconn_alloc(struct sp_rconn *rc, u32 size, int node);
+void sp_rconn_free(struct sp_rconn *rc);
+bool sp_rconn_check(struct sp_rconn *rc, u32 slot);
 
 int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id);
 void sp_rconn_destroy(struct sp_rconn *rc);

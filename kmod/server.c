@@ -155,8 +155,7 @@ static void sp_conn_free(struct sp_conn *conn)
 	mutex_lock(&sp_conns_lock);
 	xa_erase(&sp_conns, conn->id);
 	mutex_unlock(&sp_conns_lock);
-	sp_buf_free(&conn->rc.rbuf);
-	sp_buf_free(&conn->rc.sbuf);
+	sp_rconn_free(&conn->rc);
 	sp_budget_give(&server->budget, &conn->use);
 	kfree(conn);
 	atomic_dec(&sp_conns_alive);
@@ -221,22 +220,14 @@ static int sp_conn_setup(struct sp_conn *conn, struct rdma_cm_id *id,
 			 const struct sp_wire_hello *hello)
 {
 	u32 size = be32_to_cpu(hello->size);
-	int node, ret;
+	int ret;
 
-	node = sp_device_numa_node(id->device);
-	ret = sp_buf_alloc(&conn->rc.sbuf, size, node);
-	if (!ret)
-		ret = sp_buf_alloc(&conn->rc.rbuf, size, node);
+	ret = sp_rconn_alloc(&conn->rc, size, sp_device_numa_node(id->device));
 	if (ret) {
 		snprintf(conn->rc.msg, sizeof(conn->rc.msg),
-			 "server out of memory for 2 x %u bytes", size);
+			 "server out of memory for %zu bytes of buffers",
+			 conn->rc.lo.sbuf_bytes + conn->rc.lo.rbuf_bytes);
 		return ret;
-	}
-	/* What we send, or the client reads, before it is mapped. */
-	if (hello->flags & SP_WIRE_F_VALIDATE) {
-		sp_buf_fill(&conn->rc.sbuf);
-		if (hello->op == SPARKPERF_LAT_OP_READ)
-			sp_buf_fill(&conn->rc.rbuf);
 	}
 	ret = sp_rconn_create(&conn->rc, id);
 	if (ret)
@@ -306,6 +297,7 @@ static int sp_conn_admit(struct sp_server *server, struct rdma_cm_id *id,
 			 struct sp_budget_use *use, char *reason)
 {
 	struct sockaddr *peer = (struct sockaddr *)&id->route.addr.dst_addr;
+	struct sp_layout lo;
 	int ret;
 
 	ret = sp_wire_parse_hello(hello, ev->param.conn.private_data,
@@ -322,8 +314,11 @@ static int sp_conn_admit(struct sp_server *server, struct rdma_cm_id *id,
 			 "%pISc is not in the server's allow list", peer);
 		return -EACCES;
 	}
-	/* Two buffers of SIZE; a latency READ is served without a thread. */
-	use->bytes = 2ULL * be32_to_cpu(hello->size);
+	/* Both buffers; a latency READ is served without a thread. */
+	sp_layout_init(&lo, hello->kind, hello->op, hello->flags,
+		       be32_to_cpu(hello->depth), be32_to_cpu(hello->size),
+		       true);
+	use->bytes = lo.sbuf_bytes + lo.rbuf_bytes;
 	use->thread = !(hello->kind == SP_WIRE_LAT &&
 			hello->op == SPARKPERF_LAT_OP_READ);
 	return sp_budget_take(&server->budget, use, reason, SP_WIRE_REASON_LEN);

@@ -83,10 +83,8 @@ static void sp_session_release(struct kref *ref)
 	unsigned int i;
 
 	s->type->release(s);
-	for (i = 0; s->links && i < s->nlinks; i++) {
-		sp_buf_free(&s->links[i].rc.rbuf);
-		sp_buf_free(&s->links[i].rc.sbuf);
-	}
+	for (i = 0; s->links && i < s->nlinks; i++)
+		sp_rconn_free(&s->links[i].rc);
 	kvfree(s->links);
 	kfree(s);
 }
@@ -556,7 +554,7 @@ static struct notifier_block sp_session_nb = {
 	.notifier_call = sp_session_notify,
 };
 
-/* Each link's two buffers of s->size bytes. */
+/* The links, then, once the type has set their test, their buffers. */
 static int sp_session_alloc_links(struct sp_session *s)
 {
 	unsigned int i;
@@ -565,17 +563,12 @@ static int sp_session_alloc_links(struct sp_session *s)
 	s->links = kvcalloc(s->nlinks, sizeof(*s->links), GFP_KERNEL);
 	if (!s->links)
 		return -ENOMEM;
-	for (i = 0; i < s->nlinks; i++) {
-		struct sp_link *l = &s->links[i];
-
-		l->s = s;
-		ret = sp_buf_alloc(&l->rc.sbuf, s->size, s->node);
-		if (!ret)
-			ret = sp_buf_alloc(&l->rc.rbuf, s->size, s->node);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	for (i = 0; i < s->nlinks; i++)
+		s->links[i].s = s;
+	ret = s->type->init(s);
+	for (i = 0; !ret && i < s->nlinks; i++)
+		ret = sp_rconn_alloc(&s->links[i].rc, s->size, s->node);
+	return ret;
 }
 
 static struct sp_session *sp_session_alloc(const struct sp_session_type *t,
@@ -623,8 +616,6 @@ static struct sp_session *sp_session_alloc(const struct sp_session_type *t,
 		goto err;
 
 	ret = sp_session_alloc_links(s);
-	if (!ret)
-		ret = t->init(s);
 	if (ret) {
 		GENL_SET_ERR_MSG(info, "cannot allocate the session's memory");
 		goto err;

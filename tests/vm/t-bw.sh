@@ -128,6 +128,32 @@ validate_clean() {
 	done
 }
 
+# debugfs's corrupt_every (kmod/fault.c) makes every N-th message of a
+# validating connection arrive corrupted. With depth 4 a receiver keeps
+# 13 slots and a reader 4; every 5th of 195 messages per QP lands in each
+# slot at least once (5 is prime to both), and each must be counted, once.
+corrupt_every=/sys/kernel/debug/sparkperf/corrupt_every
+validate_catches_corruption() {
+	local op every=5 iters=195 qps=2 rc=0
+	echo "$every" >"$corrupt_every" || return 1
+	for op in write send read; do
+		sparkperf-ctl -j bw run peer "$addr" op "$op" size 4096 qps $qps \
+			depth 4 iters $iters validate >"$tmp/c.$op.json" \
+			2>"$tmp/c.$op.err" && { rc=1; break; }
+		session "$tmp/c.$op.json" | jq -c '{op, state, validate_errors}'
+		cat "$tmp/c.$op.err"
+		if ! session "$tmp/c.$op.json" | jq -e --argjson n $((qps * iters / every)) \
+			'.state == "done" and .validate_errors == $n' >/dev/null ||
+			! grep -qx "Error: $((qps * iters / every)) messages failed validation." \
+				"$tmp/c.$op.err"; then
+			rc=1
+			break
+		fi
+	done
+	echo 0 >"$corrupt_every"
+	return $rc
+}
+
 bidir() {
 	local op
 	for op in write send; do
@@ -249,6 +275,8 @@ sp_test "duration 3 s of 1 MiB on 2 QPs: on time, rate over the window" \
 sp_test "its 500 ms series: none empty, each ended when it was read" \
 	duration_series
 sp_test "validate: no errors for write, send and read" validate_clean
+sp_test "validate: a corrupted message in every slot, each counted, exit 1" \
+	validate_catches_corruption
 sp_test "bidir write and send: both directions counted" bidir
 sp_test "bidir read: refused with the kernel's reason" bidir_read_refused
 sp_test "size sweep 4K..16K: one run per size" size_sweep

@@ -577,6 +577,18 @@ static bool run_failed(const struct sp_bw_run *run)
 	return false;
 }
 
+/* Messages that failed validation, over the run's sessions. */
+static uint64_t run_corrupt(const struct sp_bw_run *run)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		if (run->bws[i].has_validate_errors)
+			n += run->bws[i].validate_errors;
+	return n;
+}
+
 static bool run_measured(const struct sp_bw_run *run)
 {
 	size_t i;
@@ -596,6 +608,7 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 	size_t n_sizes, n_runs = 0, i;
 	bool measured = false, header = false, started;
 	int ret, rc = SP_EXIT_OK;
+	uint64_t corrupt;
 
 	if (sp_help_requested(argc, argv, bw_usage))
 		return SP_EXIT_OK;
@@ -641,7 +654,10 @@ static int bw_run(const struct sp_ctx *ctx, int argc, char **argv)
 			sp_print_flush();
 		}
 		report_end(run);
-		if (run_failed(run))
+		corrupt = run_corrupt(run);
+		if (corrupt)
+			sp_err(stderr, "%" PRIu64 " messages failed validation", corrupt);
+		if (run_failed(run) || corrupt)
 			rc = SP_EXIT_ERROR;
 		if (rc != SP_EXIT_OK)
 			break;

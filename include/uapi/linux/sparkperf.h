@@ -367,14 +367,20 @@
  *
  * Validation (SPARKPERF_A_BW_VALIDATE): every sender's buffer holds a fixed
  * pattern that depends on the byte's offset; every receiver checks each
- * message it sees complete against it (for the write op the client then
- * uses RDMA WRITE with immediate, so that the server sees each message).
- * Messages that do not match are counted in SPARKPERF_A_BW_VALIDATE_ERRORS
- * (the server reports its count to the client at the end), never ignored.
+ * message against it (for the write op the client then uses RDMA WRITE
+ * with immediate, so that the server sees each message). Each message in
+ * flight lands in a slot of its own, so that none is overwritten before it
+ * is checked: 3 x DEPTH + 1 slots of SIZE (rounded up to 64 bytes) at a
+ * receiver of writes or sends, DEPTH at a client that reads. Messages
+ * that do not match are counted in SPARKPERF_A_BW_VALIDATE_ERRORS (the
+ * server reports its count to the client at the end), never ignored.
  *
- * Memory: each QP of the client has two buffers of SIZE bytes, allocated
- * before the session connects; a session whose buffers would exceed
- * SPARKPERF_BW_MEM_MAX bytes (2 x QPS x SIZE) is refused with -E2BIG.
+ * Memory: each QP of the client has a buffer it sends from and one it
+ * receives into, of SIZE bytes each, or with validation of the slots above
+ * (and 64 bytes more to send from), allocated before the session
+ * connects; a session whose buffers would exceed SPARKPERF_BW_MEM_MAX
+ * bytes over all QPs is refused with -E2BIG. A server's budget is charged
+ * the same for its side of each connection.
  *
  * SPARKPERF_CMD_BW_RUN
  * --------------------
