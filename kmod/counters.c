@@ -27,6 +27,8 @@
 /* Bound on a driver's ethtool table, and room for it to grow in a trace. */
 #define SP_ETHTOOL_NAMES_MAX 16384
 #define SP_ETHTOOL_HEADROOM(n) ((n) / 2 + 64)
+/* The longest a same-count rename of the statistics goes unseen. */
+#define SP_ETHTOOL_NAMES_NS NSEC_PER_SEC
 /* Room for a traced ethtool selection to grow. */
 #define SP_SLOT_HEADROOM(n) ((n) / 2 + 16)
 
@@ -263,6 +265,7 @@ static int sp_ethtool_open(struct sp_target *tg, bool headroom)
 		goto out;
 	}
 	ops->get_strings(tg->dev, ETH_SS_STATS, tg->eth_names);
+	tg->eth_names_ns = ktime_get_ns();
 	tg->eth_count = n;
 out:
 	sp_ethtool_complete(tg->dev);
@@ -546,8 +549,10 @@ int sp_ethtool_read(struct sp_target *tg, bool *changed)
 {
 	const struct ethtool_ops *ops = tg->dev->ethtool_ops;
 	struct ethtool_stats stats = { .cmd = ETHTOOL_GSTATS };
+	u64 now;
 	int n, ret;
 
+	*changed = false;
 	sp_netdev_lock_ops(tg->dev);
 	ret = sp_ethtool_begin(tg->dev);
 	if (ret)
@@ -561,9 +566,22 @@ int sp_ethtool_read(struct sp_target *tg, bool *changed)
 		ret = -E2BIG;
 		goto out;
 	}
-	ops->get_strings(tg->dev, ETH_SS_STATS, tg->eth_new);
-	*changed = n != tg->eth_count ||
-		   memcmp(tg->eth_new, tg->eth_names, n * SP_NAME_LEN);
+	/*
+	 * The names again only with a new count, or once SP_ETHTOOL_NAMES_NS
+	 * has passed: drivers that format a name per queue make them the bulk
+	 * of a read, and they rename their statistics with the count
+	 * (channels, private flags); a rename at the same count is caught
+	 * within that time.
+	 */
+	now = ktime_get_ns();
+	if (n != tg->eth_count || now - tg->eth_names_ns >= SP_ETHTOOL_NAMES_NS) {
+		/* Drivers leave the bytes after a name's NUL as they were. */
+		memset(tg->eth_new, 0, n * SP_NAME_LEN);
+		ops->get_strings(tg->dev, ETH_SS_STATS, tg->eth_new);
+		tg->eth_names_ns = now;
+		*changed = n != tg->eth_count ||
+			   memcmp(tg->eth_new, tg->eth_names, n * SP_NAME_LEN);
+	}
 	if (*changed) {
 		swap(tg->eth_new, tg->eth_names);
 		tg->eth_count = n;

@@ -52,6 +52,7 @@ struct sp_target {
 	u32 eth_cap;
 	u8 *eth_names;			/* eth_cap x SP_NAME_LEN */
 	u8 *eth_new;			/* the table read with the last sample */
+	u64 eth_names_ns;		/* when the names were last read */
 	u64 *eth_values;
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sampler of a trace (trace.c): its kernel thread reads each stream
- * on its own grid of absolute CLOCK_MONOTONIC deadlines, writes one ring
- * slot per read and multicasts what it wrote every BATCH_MS; stopped or
- * at its end, it reads every stream once more.
+ * on its own grid of absolute CLOCK_MONOTONIC deadlines and writes one
+ * ring slot per read; nothing else. Every BATCH_MS it queues a work that
+ * multicasts what was written: building and sending a batch took longer
+ * than a read and made the next deadlines late. Stopped or at its end,
+ * the thread reads every stream once more and sends the last batch.
  *
  * The ring: fixed-size slots, sample number seq in slot seq % nslots, the
  * last nslots samples kept. Its one writer (the thread) fills a slot and
@@ -172,7 +174,7 @@ out:
 	return ret;
 }
 
-/* The thread's: multicasts what it sampled since the last batch. */
+/* Multicasts what was sampled since the last batch. */
 static void sp_trace_batch(struct sp_trace *t)
 {
 	struct sk_buff *skb;
@@ -203,6 +205,25 @@ static void sp_trace_batch(struct sp_trace *t)
 		genlmsg_end(skb, hdr);
 		sp_genl_send_trace(skb);
 	}
+}
+
+/* The trace's CPU time: its thread's and its batches'. Under t->lock. */
+static void sp_trace_cpu(struct sp_trace *t)
+{
+	t->cpu_ns = t->thread_cpu_ns + t->batch_cpu_ns;
+}
+
+/* A batch off the thread, its CPU time counted as the trace's. */
+static void sp_trace_batch_work(struct work_struct *work)
+{
+	struct sp_trace *t = container_of(work, struct sp_trace, batch_work);
+	u64 cpu0 = current->se.sum_exec_runtime;
+
+	sp_trace_batch(t);
+	spin_lock(&t->lock);
+	t->batch_cpu_ns += current->se.sum_exec_runtime - cpu0;
+	sp_trace_cpu(t);
+	spin_unlock(&t->lock);
 }
 
 /*
@@ -243,7 +264,8 @@ static void sp_trace_commit(struct sp_trace *t, struct sp_stream *st,
 	slot->count = st->count;
 	t->head++;
 	t->last_ns = ts;
-	t->cpu_ns = current->se.sum_exec_runtime;
+	t->thread_cpu_ns = current->se.sum_exec_runtime;
+	sp_trace_cpu(t);
 	st->samples++;
 	st->read_ns_sum += dur;
 	st->read_ns_max = max(st->read_ns_max, dur);
@@ -431,6 +453,7 @@ int sp_trace_thread(void *arg)
 	 * The grid points slept through count as missed.
 	 */
 	set_freezable();
+	INIT_WORK(&t->batch_work, sp_trace_batch_work);
 
 	/* The grid, set before this thread was woken (sp_trace_set_grid()). */
 	now = t->start_ns;
@@ -459,7 +482,7 @@ int sp_trace_thread(void *arg)
 			break;
 		now = ktime_get_ns();
 		if (now >= next_batch) {
-			sp_trace_batch(t);
+			queue_work(system_unbound_wq, &t->batch_work);
 			next_batch += batch_ns;
 			if (next_batch <= now)
 				next_batch = now + batch_ns;
@@ -491,6 +514,10 @@ int sp_trace_thread(void *arg)
 		if (!t->streams[i].closed)
 			ret = sp_trace_sample(t, &t->streams[i]);
 
+	/* The last batch here, after any queued: batches go out in order. */
+	cancel_work_sync(&t->batch_work);
+	sp_trace_batch(t);
+
 	spin_lock(&t->lock);
 	/* Run to its end: the grid points left before it passed unread. */
 	for (i = 0; !stopped && !t->error && i < t->nstreams; i++) {
@@ -507,11 +534,11 @@ int sp_trace_thread(void *arg)
 		t->state = SPARKPERF_TRACE_STATE_STOPPED;
 	else
 		t->state = SPARKPERF_TRACE_STATE_DONE;
-	t->cpu_ns = current->se.sum_exec_runtime;
+	t->thread_cpu_ns = current->se.sum_exec_runtime;
+	sp_trace_cpu(t);
 	spin_unlock(&t->lock);
 
 	sp_trace_detach(t);
-	sp_trace_batch(t);
 	sp_trace_notify_end(t);
 	complete_all(&t->done);
 	return 0;

@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "rdma.h"
 
@@ -55,7 +56,8 @@ struct sp_trace {
 	u32 slot_cap;			/* values per slot */
 	size_t slot_size;
 	size_t sample_size;		/* of one sample in a message */
-	u64 batch_next;			/* the thread's: next to multicast */
+	struct work_struct batch_work;	/* multicasts off the deadlines */
+	u64 batch_next;			/* the batch's: next to multicast */
 	u64 end_ns;			/* the thread's: reads from here close */
 
 	struct mutex table_lock;	/* the streams' names, map, count */
@@ -66,7 +68,9 @@ struct sp_trace {
 	char error_msg[SP_MSG_LEN];
 	u64 start_ns;
 	u64 last_ns;			/* of the last sample */
-	u64 cpu_ns;
+	u64 cpu_ns;			/* thread_cpu_ns + batch_cpu_ns */
+	u64 thread_cpu_ns;
+	u64 batch_cpu_ns;
 	u64 head;			/* the next sample's sequence number */
 };
 

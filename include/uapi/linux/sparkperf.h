@@ -527,7 +527,8 @@
  *
  * The ethtool name table can change while a trace runs (enabling PFC on a
  * priority inserts mlx5's "rx_prioN_pause..." names). The module re-reads
- * the names with every ethtool sample; when they change it selects again,
+ * the names with an ethtool sample when the driver's count of them has
+ * changed, and at least once a second; when they change it selects again,
  * increments the stream's SPARKPERF_A_STREAM_VERSION, multicasts
  * SPARKPERF_CMD_TRACE_TABLE and tags every later sample with the new
  * version. If a new table selects more names than the stream's slots hold
@@ -652,8 +653,9 @@
  *        (the closing reads, when the trace has them: at least DURATION_MS)
  *    SPARKPERF_A_TRACE_DURATION_MS, _BUFFER_BYTES, _BATCH_MS: the
  *        configuration
- *    SPARKPERF_A_TRACE_CPU_NS: NLA_U64, CPU time the sampler thread has
- *        used (its reads, bookkeeping and batches)
+ *    SPARKPERF_A_TRACE_CPU_NS: NLA_U64, CPU time the trace has used: its
+ *        sampler thread (reads and bookkeeping) and the work that builds
+ *        and multicasts its batches
  *    SPARKPERF_A_TRACE_SLOTS: NLA_U32, samples the ring holds
  *    SPARKPERF_A_TRACE_SEQ_NEXT: NLA_U64, sequence number the next sample
  *        will get (samples are numbered from 0 across all streams)
