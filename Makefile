@@ -67,8 +67,8 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fsanitize=float-cast-overflow -fno-sanitize-recover=all
 asan-check:
 	rm -rf build/asan && mkdir -p build/asan
-	git ls-files -co --exclude-standard -- include kmod tests/unit tests/fixtures \
-		tests/json-vocabulary.jq user | \
+	git ls-files -co --exclude-standard -- dkms.conf include kmod tests/unit \
+		tests/fixtures tests/json-vocabulary.jq user | \
 		tar -cf - -T - | tar -xf - -C build/asan
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:verify_asan_link_order=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
