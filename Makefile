@@ -46,12 +46,13 @@ unit: user
 	$(MAKE) -C tests/unit $(USER_FLAGS) run
 
 # Style and static checks: checkpatch and sparse on the module, user/'s
-# layout (scripts/layout-check), shellcheck on the scripts, groff warnings
-# on the man page.
+# layout (scripts/layout-check), one version (scripts/version-check),
+# shellcheck on the scripts, groff warnings on the man page.
 SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
 	scripts/layout-check
+	scripts/version-check
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -s bash user/completion/sparkperf-ctl
 	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
