@@ -6,6 +6,8 @@
 #   make check      everything a contributor must pass (installs deps)
 #   make demo       two QEMU VMs as a virtual Spark pair
 #   make debug-check  the VM suite on a KASAN/lockdep/kmemleak kernel
+#   make deb        Debian packages in build/deb/ (sparkperf-dkms, sparkperf-ctl
+#                   for this machine and for arm64), lintian-clean
 #
 # KERNELDIR selects the kernel headers for the module: by default those of
 # the running kernel, or Debian's packaged headers (the VM kernel) when the
@@ -171,6 +173,11 @@ demo: deps
 install: user
 	$(MAKE) -C user PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install
 
+# The Debian packages (debian/), built from a copy of the working tree
+# (scripts/deb-build); lintian errors fail.
+deb:
+	scripts/deb-build
+
 # Installs the module sources under /usr/src and lets DKMS build and install
 # them for the running kernel (and, with AUTOINSTALL, for future ones).
 dkms-install:
@@ -185,4 +192,4 @@ clean:
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
 	bench check check-all debug-check demo \
-	install dkms-install clean
+	install dkms-install deb clean
