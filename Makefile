@@ -6,6 +6,9 @@
 #   make check      everything a contributor must pass (installs deps)
 #   make demo       two QEMU VMs as a virtual Spark pair
 #   make debug-check  the VM suite on a KASAN/lockdep/kmemleak kernel
+#   make deb        Debian packages in build/deb/ (sparkperf-dkms, sparkperf-ctl
+#                   for this machine and for arm64), lintian-clean
+#   make deb-check  make deb, then the packages' contents and metadata
 #
 # KERNELDIR selects the kernel headers for the module: by default those of
 # the running kernel, or Debian's packaged headers (the VM kernel) when the
@@ -46,12 +49,13 @@ unit: user
 	$(MAKE) -C tests/unit $(USER_FLAGS) run
 
 # Style and static checks: checkpatch and sparse on the module, user/'s
-# layout (scripts/layout-check), shellcheck on the scripts, groff warnings
-# on the man page.
+# layout (scripts/layout-check), one version (scripts/version-check),
+# shellcheck on the scripts, groff warnings on the man page.
 SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
 	scripts/layout-check
+	scripts/version-check
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -s bash user/completion/sparkperf-ctl
 	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
@@ -67,8 +71,8 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fsanitize=float-cast-overflow -fno-sanitize-recover=all
 asan-check:
 	rm -rf build/asan && mkdir -p build/asan
-	git ls-files -co --exclude-standard -- include kmod tests/unit tests/fixtures \
-		tests/json-vocabulary.jq user | \
+	git ls-files -co --exclude-standard -- dkms.conf include kmod tests/unit \
+		tests/fixtures tests/json-vocabulary.jq user | \
 		tar -cf - -T - | tar -xf - -C build/asan
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:verify_asan_link_order=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -170,6 +174,17 @@ demo: deps
 install: user
 	$(MAKE) -C user PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install
 
+# The Debian packages (debian/), built from a copy of the working tree
+# (scripts/deb-build); lintian errors fail.
+deb:
+	scripts/deb-build
+
+# What a user would check on the packages, installing nothing
+# (scripts/deb-check). Outside make check: make deb, whose package build
+# runs the unit suites again, takes about four minutes on two cores.
+deb-check:
+	scripts/deb-check
+
 # Installs the module sources under /usr/src and lets DKMS build and install
 # them for the running kernel (and, with AUTOINSTALL, for future ones).
 dkms-install:
@@ -184,4 +199,4 @@ clean:
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
 	bench check check-all debug-check demo \
-	install dkms-install clean
+	install dkms-install deb deb-check clean

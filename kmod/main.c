@@ -13,7 +13,6 @@
 #include "trace.h"
 #include "server.h"
 #include "session.h"
-#include "version.h"
 
 static int __init sp_mod_init(void)
 {

@@ -29,7 +29,6 @@
 #include "trace.h"
 #include "server.h"
 #include "session.h"
-#include "version.h"
 
 static struct genl_family sp_genl_family;
 
