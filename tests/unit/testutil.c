@@ -11,11 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
 #include <linux/netlink.h>
 #include <linux/sparkperf.h>
 #include <netlink/genl/genl.h>
 
 #include "bench/benchparse.h"
+#include "lib/model.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
 #define TESTUTIL_CLI
@@ -195,6 +197,67 @@ const char *bench_codes(const struct sp_bench_verdict *v)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
 					v->problems[i].code);
 	return buf;
+}
+
+static void gid_add(struct sp_port *p, uint32_t index, uint8_t type, const char *ipv4)
+{
+	struct sp_gid *g;
+
+	p->gids = realloc(p->gids, (p->n_gids + 1) * sizeof(*p->gids));
+	ck_assert_ptr_nonnull(p->gids);
+	g = &p->gids[p->n_gids++];
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->type = type;
+	if (ipv4) {
+		g->raw[10] = g->raw[11] = 0xff;
+		ck_assert_int_eq(inet_pton(AF_INET, ipv4, g->raw + 12), 1);
+	} else {
+		g->raw[0] = 0xfe;
+		g->raw[1] = 0x80;
+		g->raw[15] = 1;
+	}
+}
+
+void dev_add_half(struct sp_dev_list *l, const char *name, const char *parent,
+		  const char *netdev, bool active, uint32_t netdev_mtu, uint32_t active_mtu,
+		  const char *ipv4, uint32_t v2_index)
+{
+	struct sp_dev d = { .index = (uint32_t)l->n + 1, .numa_node = 0 };
+	struct sp_port *p = calloc(1, sizeof(*p));
+
+	ck_assert_ptr_nonnull(p);
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	d.has_parent = parent != NULL;
+	snprintf(d.parent, sizeof(d.parent), "%s", parent ? parent : "");
+	p->num = 1;
+	p->state = active ? SPARKPERF_PORT_ACTIVE : SPARKPERF_PORT_DOWN;
+	p->link_layer = SPARKPERF_LINK_LAYER_ETHERNET;
+	p->active_mtu = active_mtu;
+	p->max_mtu = 4096;
+	p->has_netdev = true;
+	snprintf(p->netdev_name, sizeof(p->netdev_name), "%s", netdev);
+	p->netdev_mtu = netdev_mtu;
+	gid_add(p, 0, SPARKPERF_GID_TYPE_ROCE_V1, NULL);
+	gid_add(p, 1, SPARKPERF_GID_TYPE_ROCE_V2, NULL);
+	if (ipv4) {
+		gid_add(p, v2_index - 1, SPARKPERF_GID_TYPE_ROCE_V1, ipv4);
+		gid_add(p, v2_index, SPARKPERF_GID_TYPE_ROCE_V2, ipv4);
+	}
+	d.ports = p;
+	d.n_ports = 1;
+	ck_assert_int_eq(sp_dev_list_add(l, &d), 0);
+}
+
+void dev_spark1(struct sp_dev_list *l)
+{
+	dev_add_half(l, "rocep1s0f0", "0000:01:00.0", "enp1s0f0np0", true, 9000, 4096,
+		     "192.168.200.12", 3);
+	dev_add_half(l, "rocep1s0f1", "0000:01:00.1", "enp1s0f1np1", false, 1500, 1024, NULL, 0);
+	dev_add_half(l, "roceP2p1s0f0", "0002:01:00.0", "enP2p1s0f0np0", true, 9000, 4096,
+		     "192.168.201.12", 3);
+	dev_add_half(l, "roceP2p1s0f1", "0002:01:00.1", "enP2p1s0f1np1", false, 1500, 1024,
+		     NULL, 0);
 }
 
 bool starts_with(const char *s, const char *prefix)

@@ -4,8 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
+#include "doctor.h"
 #include "host.h"
 
 size_t sp_subnets_shared(const struct sp_ifaddr *a, size_t n, bool *shared, char *what,
@@ -47,5 +54,43 @@ int sp_host_memlock(uint64_t *bytes)
 	if (getrlimit(RLIMIT_MEMLOCK, &r))
 		return -errno;
 	*bytes = r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)r.rlim_cur;
+	return 0;
+}
+
+/* A string of the kernel's fixed-size field, cut to dst and terminated. */
+static void copy_field(char *dst, size_t len, const char *src, size_t src_len)
+{
+	size_t n = strnlen(src, src_len);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int sp_host_drvinfo(const char *netdev, struct sp_drvinfo *out)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	struct ifreq ifr;
+	int fd, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", netdev);
+	ifr.ifr_data = (void *)&info;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* ethtool -i: no netlink message carries it, and it needs no privilege */
+	if (ioctl(fd, SIOCETHTOOL, &ifr))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	copy_field(out->driver, sizeof(out->driver), info.driver, sizeof(info.driver));
+	copy_field(out->version, sizeof(out->version), info.version, sizeof(info.version));
+	copy_field(out->fw_version, sizeof(out->fw_version), info.fw_version,
+		   sizeof(info.fw_version));
+	copy_field(out->bus_info, sizeof(out->bus_info), info.bus_info, sizeof(info.bus_info));
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * Facts about the running host that tune and check share and that no file
  * under a root directory holds: which of its IPv4 addresses (lib/ifaddr.h)
- * share a subnet, and this session's memlock limit.
+ * share a subnet, its netdevs' drivers, and this session's memlock limit.
  */
 #ifndef SPARKPERF_CTL_HOST_H
 #define SPARKPERF_CTL_HOST_H
@@ -21,6 +21,11 @@
  */
 size_t sp_subnets_shared(const struct sp_ifaddr *a, size_t n, bool *shared, char *what,
 			 size_t len);
+
+struct sp_drvinfo;
+
+/* ethtool -i of a netdev (the SIOCETHTOOL ioctl's ETHTOOL_GDRVINFO). */
+int sp_host_drvinfo(const char *netdev, struct sp_drvinfo *out);
 
 /* This process's RLIMIT_MEMLOCK (soft) in bytes, UINT64_MAX for unlimited. */
 int sp_host_memlock(uint64_t *bytes);
