@@ -412,7 +412,7 @@ static void json_vocabulary_check(const char *out)
 
 void run(struct result *r, const char *scenario, ...)
 {
-	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], *argv[64];
+	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], state[PATH_MAX], *argv[64];
 	const char *wrapper = getenv("CLI_WRAPPER");
 	char *wrap = wrapper ? strdup(wrapper) : NULL, *tok, *save = NULL;
 	struct timespec t0, t1;
@@ -443,6 +443,10 @@ void run(struct result *r, const char *scenario, ...)
 
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(126);
+		/* check remembers GID indexes: here, never in /var/lib/sparkperf */
+		path(state, "state");
+		setenv("SPARKPERF_STATE_DIR", state, 1);
+		unsetenv("NCCL_IB_GID_INDEX");
 		setenv("FAKENL", scenario, 1);
 		setenv("FAKENL_LOG", log, 1);
 		setenv("LD_PRELOAD", so, 1);

@@ -659,7 +659,7 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 		  .dst = &peer_s },
 		{ .key = "gid-index", .what = "GID index", .type = SP_KV_U32, .max = 255,
 		  .dst = &o.gid_index },
-		{ .key = "nccl-bytes", .what = "NCCL size", .type = SP_KV_SIZE, .min = 1,
+		{ .key = "nccl-bytes", .what = "NCCL message size", .type = SP_KV_SIZE, .min = 1,
 		  .max = 1ULL << 40, .dst = &o.nccl_bytes },
 		{ .key = "peer-file", .what = "peer file list", .type = SP_KV_LIST, .dst = &files },
 	};
