@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,18 +108,6 @@ int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addr
 
 /* ---- another host's -j output ------------------------------------------------ */
 
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* obj[key] as a string; NULL when absent or not a string */
 static const char *jstr(json_object *obj, const char *key)
 {
@@ -167,7 +154,8 @@ static int dev_port(json_object *dev, json_object *port, struct sp_halves *out, 
 	memset(&h, 0, sizeof(h));
 	state = jstr(port, "state");
 	if (!name || !state || !jnum(port, "port", &h.port))
-		return bad(err, len, "a device without name, or a port without port and state");
+		return sp_invalid(err, len, "a device without name, or a port without port and "
+				  "state");
 	copy(h.dev, sizeof(h.dev), name);
 	copy(h.netdev, sizeof(h.netdev), netdev);
 	copy(h.parent, sizeof(h.parent), jstr(dev, "parent"));
@@ -179,8 +167,8 @@ static int dev_port(json_object *dev, json_object *port, struct sp_halves *out, 
 			gid = jstr(g, "gid");
 			type = jstr(g, "type");
 			if (!gid || !type || strcmp(type, "RoCE v2") ||
-			    inet_pton(AF_INET6, gid, raw) != 1 || !sp_gid_ipv4(raw, ip, sizeof(ip)) ||
-			    !jnum(g, "index", &h.gid_index))
+			    inet_pton(AF_INET6, gid, raw) != 1 ||
+			    !sp_gid_ipv4(raw, ip, sizeof(ip)) || !jnum(g, "index", &h.gid_index))
 				continue;
 			memcpy(&h.addr, raw + 12, sizeof(h.addr));
 			h.has_ipv4 = true;
@@ -199,7 +187,7 @@ static int parse_devs(json_object *arr, struct sp_halves *out, char *err, size_t
 		dev = json_object_array_get_idx(arr, i);
 		if (!json_object_object_get_ex(dev, "ports", &ports) ||
 		    !json_object_is_type(ports, json_type_array))
-			return bad(err, len, "device %zu has no ports", i);
+			return sp_invalid(err, len, "device %zu has no ports", i);
 		for (j = 0; !ret && j < json_object_array_length(ports); j++)
 			ret = dev_port(dev, json_object_array_get_idx(ports, j), out, err, len);
 	}
@@ -286,10 +274,10 @@ int sp_halves_parse(const char *text, struct sp_halves *out, char *err, size_t l
 	int ret = 0;
 
 	if (!root)
-		return bad(err, len, "not JSON: %s", json_tokener_error_desc(jerr));
+		return sp_invalid(err, len, "not JSON: %s", json_tokener_error_desc(jerr));
 	if (!json_object_is_type(root, json_type_array)) {
 		json_object_put(root);
-		return bad(err, len, "not an array (-j dev or -j check)");
+		return sp_invalid(err, len, "not an array (-j dev or -j check)");
 	}
 	first = json_object_array_get_idx(root, 0);
 	if (first && jstr(first, "status")) {
@@ -316,15 +304,15 @@ int sp_halves_read_file(const char *path, struct sp_halves *out, char *err, size
 	snprintf(out->origin, sizeof(out->origin), "%s", path);
 	if (!f) {
 		ret = -errno;
-		bad(err, len, "cannot read %s: %s", path, strerror(-ret));
+		sp_invalid(err, len, "cannot read %s: %s", path, strerror(-ret));
 	} else if (!text) {
 		ret = -ENOMEM;
 	} else {
 		n = fread(text, 1, HALVES_FILE_MAX + 1, f);
 		if (ferror(f))
-			ret = bad(err, len, "cannot read %s: %s", path, strerror(EIO));
+			ret = sp_invalid(err, len, "cannot read %s: %s", path, strerror(EIO));
 		else if (n > HALVES_FILE_MAX)
-			ret = bad(err, len, "%s: larger than a -j output", path);
+			ret = sp_invalid(err, len, "%s: larger than a -j output", path);
 	}
 	if (f)
 		fclose(f);
@@ -332,7 +320,7 @@ int sp_halves_read_file(const char *path, struct sp_halves *out, char *err, size
 		text[n] = '\0';
 		ret = sp_halves_parse(text, out, why, sizeof(why));
 		if (ret == -EINVAL)
-			bad(err, len, "%s: %s", path, why);
+			sp_invalid(err, len, "%s: %s", path, why);
 	}
 	if (!ret && !out->host[0])
 		snprintf(out->host, sizeof(out->host), "%s", path);
