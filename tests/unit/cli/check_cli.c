@@ -2109,6 +2109,10 @@ START_TEST(test_man)
 	ck_assert_ptr_nonnull(strstr(text, " bench trtllm model MODEL [ image IMAGE ] [ isl N ] "
 				      "[ osl N ] [ concurrency N ] [ prompts N ] [ COMMON ] "));
 	ck_assert_ptr_nonnull(strstr(text, " bench { vllm | sglang } model MODEL [ mode MODE ] "));
+	ck_assert_ptr_nonnull(strstr(text, " check [ peer ADDR[,ADDR...] ] [ gid-index N ] [ "
+				      "nccl-bytes SIZE ] [ peer-file FILE[,FILE...] ] "));
+	ck_assert_ptr_nonnull(strstr(text, " nccl env [ peer HOST[,HOST...] ] [ peer-file "
+				      "FILE[,FILE...] ] [ format { export | mpirun } ] "));
 	free(warn);
 	free(text);
 }
@@ -2129,6 +2133,11 @@ static const struct {
 	{ "bench vllm mode \"\"", "serve throughput" },
 	{ "bench sglang mode \"\"", "serve offline" },
 	{ "tune show profile \"\"", "throughput latency" },
+	/* nccl env, and check's keywords */
+	{ "nccl \"\"", "env help" },
+	{ "nccl env \"\"", "peer peer-file format" },
+	{ "nccl env format \"\"", "export mpirun" },
+	{ "check \"\"", "peer gid-index nccl-bytes peer-file" },
 };
 
 START_TEST(test_completion)
