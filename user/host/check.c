@@ -649,19 +649,23 @@ static int read_peer_files(const struct sp_list *files, struct sp_halves *out)
 	return 0;
 }
 
+enum { CK_PEER, CK_GID, CK_BYTES, CK_FILES };
+
 int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	const char *peer_s = NULL, *state_dir = getenv("SPARKPERF_STATE_DIR");
 	struct sp_list files = { 0 };
 	struct sp_doctor_opts o = { .nccl_gid_index = getenv("NCCL_IB_GID_INDEX") };
 	struct sp_kv kv[] = {
-		{ .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
-		  .dst = &peer_s },
-		{ .key = "gid-index", .what = "GID index", .type = SP_KV_U32, .max = 255,
-		  .dst = &o.gid_index },
-		{ .key = "nccl-bytes", .what = "NCCL message size", .type = SP_KV_SIZE, .min = 1,
-		  .max = 1ULL << 40, .dst = &o.nccl_bytes },
-		{ .key = "peer-file", .what = "peer file list", .type = SP_KV_LIST, .dst = &files },
+		[CK_PEER] = { .key = "peer", .what = "peer address list", .type = SP_KV_STRING,
+			      .dst = &peer_s },
+		[CK_GID] = { .key = "gid-index", .what = "GID index", .type = SP_KV_U32,
+			     .max = 255, .dst = &o.gid_index },
+		[CK_BYTES] = { .key = "nccl-bytes", .what = "NCCL message size",
+			       .type = SP_KV_SIZE, .min = 1, .max = 1ULL << 40,
+			       .dst = &o.nccl_bytes },
+		[CK_FILES] = { .key = "peer-file", .what = "peer file list", .type = SP_KV_LIST,
+			       .dst = &files },
 	};
 	struct sp_halves peer_files[MAX_PEERS] = { 0 };
 	struct sp_addr peers[MAX_PEERS];
@@ -677,7 +681,7 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 		sp_list_free(&files);
 		return sp_usage_error("check", "%s", err);
 	}
-	o.has_gid_index = kv[1].seen;
+	o.has_gid_index = kv[CK_GID].seen;
 	ret = files.n > MAX_PEERS ? sp_usage_error("check", "Too many peer files: %zu (at most "
 						    "%d)", files.n, MAX_PEERS) : 0;
 	if (!ret && peer_s)
