@@ -17,6 +17,7 @@
 #include <netlink/genl/genl.h>
 
 #include "bench/benchparse.h"
+#include "lib/halves.h"
 #include "lib/model.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
@@ -258,6 +259,19 @@ void dev_spark1(struct sp_dev_list *l)
 		     "192.168.201.12", 3);
 	dev_add_half(l, "roceP2p1s0f1", "0002:01:00.1", "enP2p1s0f1np1", false, 1500, 1024,
 		     NULL, 0);
+}
+
+void assert_half(const struct sp_half *h, const char *dev, const char *netdev,
+		 const char *parent, bool active, int gid_index)
+{
+	ck_assert_str_eq(h->dev, dev);
+	ck_assert_uint_eq(h->port, 1);
+	ck_assert_str_eq(h->netdev, netdev);
+	ck_assert_str_eq(h->parent, parent);
+	ck_assert_int_eq(h->active, active);
+	ck_assert_int_eq(h->has_ipv4, gid_index >= 0);
+	if (gid_index >= 0)
+		ck_assert_uint_eq(h->gid_index, (uint32_t)gid_index);
 }
 
 bool starts_with(const char *s, const char *prefix)

@@ -80,6 +80,15 @@ void dev_add_half(struct sp_dev_list *l, const char *name, const char *parent,
 /* The halves of spark1 (the fakenl "spark" scenario): port 0's up, port 1's down. */
 void dev_spark1(struct sp_dev_list *l);
 
+struct sp_half;
+
+/*
+ * A half as read: its device (port 1), netdev, PCI function, ACTIVE or not,
+ * and the index of its IPv4 RoCE v2 GID (-1: it has none).
+ */
+void assert_half(const struct sp_half *h, const char *dev, const char *netdev,
+		 const char *parent, bool active, int gid_index);
+
 /* s begins with prefix */
 bool starts_with(const char *s, const char *prefix);
 /* newlines in s */

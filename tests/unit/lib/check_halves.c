@@ -43,16 +43,12 @@ START_TEST(test_local)
 	devs.devs[4].ports[0].has_netdev = false;
 	ck_assert_int_eq(sp_halves_local(&devs, addrs, ARRAY_SIZE(addrs), &h), 0);
 	ck_assert_uint_eq(h.n, 4);
-	ck_assert_str_eq(h.v[0].dev, "rocep1s0f0");
-	ck_assert_str_eq(h.v[0].netdev, "enp1s0f0np0");
-	ck_assert_str_eq(h.v[0].parent, "0000:01:00.0");
-	ck_assert(h.v[0].active && h.v[0].has_ipv4);
-	ck_assert_uint_eq(h.v[0].gid_index, 3);
+	assert_half(&h.v[0], "rocep1s0f0", "enp1s0f0np0", "0000:01:00.0", true, 3);
 	ck_assert_str_eq(ip(&h.v[0]), "192.168.200.12");
 	ck_assert_uint_eq(h.v[0].prefix, 24);
 	/* its address is not among the host's (a GID left behind): prefix unknown */
 	ck_assert_uint_eq(h.v[2].prefix, 0);
-	ck_assert(!h.v[1].active && !h.v[1].has_ipv4);
+	assert_half(&h.v[1], "rocep1s0f1", "enp1s0f1np1", "0000:01:00.1", false, -1);
 	ck_assert_str_eq(sp_half_name(&h.v[1], name, sizeof(name)), "rocep1s0f1/1 (enp1s0f1np1)");
 	ck_assert_str_eq(inet_ntoa(sp_half_subnet(&h.v[0], 24)), "192.168.200.0");
 	sp_halves_free(&h);
@@ -91,19 +87,13 @@ END_TEST
 static void assert_spark2(const struct sp_halves *h)
 {
 	ck_assert_uint_eq(h->n, 4);
-	ck_assert_str_eq(h->v[0].dev, "roceP2p1s0f0");
-	ck_assert_uint_eq(h->v[0].port, 1);
-	ck_assert_str_eq(h->v[0].netdev, "enP2p1s0f0np0");
-	ck_assert_str_eq(h->v[0].parent, "0002:01:00.0");
-	ck_assert(h->v[0].active && h->v[0].has_ipv4);
-	ck_assert_str_eq(ip(&h->v[0]), "192.168.201.13");
 	/* an IPv6 address took 2 and 3 */
-	ck_assert_uint_eq(h->v[0].gid_index, 5);
+	assert_half(&h->v[0], "roceP2p1s0f0", "enP2p1s0f0np0", "0002:01:00.0", true, 5);
+	ck_assert_str_eq(ip(&h->v[0]), "192.168.201.13");
 	ck_assert_uint_eq(h->v[0].prefix, 0);
-	ck_assert(!h->v[1].active && !h->v[1].has_ipv4);
-	ck_assert_str_eq(h->v[2].dev, "rocep1s0f0");
+	assert_half(&h->v[1], "roceP2p1s0f1", "enP2p1s0f1np1", "0002:01:00.1", false, -1);
+	assert_half(&h->v[2], "rocep1s0f0", "enp1s0f0np0", "0000:01:00.0", true, 3);
 	ck_assert_str_eq(ip(&h->v[2]), "192.168.200.13");
-	ck_assert_uint_eq(h->v[2].gid_index, 3);
 }
 
 START_TEST(test_parse_dev)
