@@ -38,7 +38,16 @@
  *	sparse		BW_GET answers ID, STATE and TX_BYTES only
  *
  * Devices and counters: DEV_GET lists rxe0 (port 1, 10 Gbit/s, netdev eth0,
- * ifindex 2); COUNTERS_GET and TRACE_START know the netdev eth0 (netdev
+ * ifindex 2), and in two scenarios the four halves of a DGX Spark's two
+ * QSFP ports (ConnectX-7 functions 0000:01:00.0/.1 and 0002:01:00.0/.1),
+ * port 0's cabled (ACTIVE, 200 Gbit/s, MTU 9000, RoCE MTU 4096), port 1's
+ * down:
+ *	spark		spark1: rocep1s0f0 192.168.200.12, roceP2p1s0f0
+ *			192.168.201.12, each at RoCE v2 GID index 3
+ *	spark_b		spark2, its devices listed in another order:
+ *			roceP2p1s0f0 192.168.201.13 at index 5 (an IPv6 address
+ *			took 2 and 3), rocep1s0f0 192.168.200.13 at 3
+ * COUNTERS_GET and TRACE_START know the netdev eth0 (netdev
  * stream rx_bytes, tx_bytes, rx_packets, tx_packets; ethtool stream
  * tx_queue_0_bytes, rx_queue_0_bytes, rx_queue_0_packets) and rxe0/1 (rdma
  * stream sent_pkts, rcvd_pkts, duplicate_request), filtered by the globs;
@@ -69,6 +78,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <arpa/inet.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/sparkperf.h>
@@ -1076,18 +1086,97 @@ static void bw_stop(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
 
 /* ---- devices, counters and traces ------------------------------------------ */
 
-static void dev_get(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
+/* A RoCE GID: fe80:: + the interface id of a MAC, ::ffff:IPv4, or an IPv6 address. */
+static void put_gid(struct nl_msg *m, uint32_t index, uint8_t type, const char *addr)
 {
-	struct nl_msg *m;
-	struct nlattr *ports, *port;
-	bool dump = !tb[SPARKPERF_A_DEV_NAME];
+	struct nlattr *gid = nla_nest_start(m, SPARKPERF_A_PORT_GID);
+	uint8_t raw[16] = { 0 };
 
-	logf_("DEV_GET %s\n", dump ? "dump" : (char *)nla_data(tb[SPARKPERF_A_DEV_NAME]));
-	if (!dump && strcmp(nla_data(tb[SPARKPERF_A_DEV_NAME]), "rxe0")) {
-		queue(sk, ack(nlh, -ENODEV, "no RDMA device with this name"));
-		return;
+	if (strchr(addr, ':')) {
+		inet_pton(AF_INET6, addr, raw);
+	} else {
+		raw[10] = raw[11] = 0xff;
+		inet_pton(AF_INET, addr, raw + 12);
 	}
-	m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_DEV_GET, dump ? NLM_F_MULTI : 0);
+	nla_put_u32(m, SPARKPERF_A_GID_INDEX, index);
+	nla_put_u8(m, SPARKPERF_A_GID_TYPE, type);
+	nla_put(m, SPARKPERF_A_GID_GID, sizeof(raw), raw);
+	nla_nest_end(m, gid);
+}
+
+/* A Spark half: an RDMA device of one port on its netdev. */
+struct fk_half {
+	const char *name, *parent, *netdev;
+	uint32_t ifindex;
+	bool active;
+	const char *ipv6;		/* a global IPv6 address before the IPv4 one; NULL: none */
+	const char *ipv4;		/* NULL: none */
+	uint32_t v2_index;		/* the IPv4 address's RoCE v2 GID */
+};
+
+static const struct fk_half spark_a[] = {
+	{ "rocep1s0f0", "0000:01:00.0", "enp1s0f0np0", 3, true, NULL, "192.168.200.12", 3 },
+	{ "rocep1s0f1", "0000:01:00.1", "enp1s0f1np1", 4, false, NULL, NULL, 0 },
+	{ "roceP2p1s0f0", "0002:01:00.0", "enP2p1s0f0np0", 5, true, NULL, "192.168.201.12", 3 },
+	{ "roceP2p1s0f1", "0002:01:00.1", "enP2p1s0f1np1", 6, false, NULL, NULL, 0 },
+};
+
+static const struct fk_half spark_b[] = {
+	{ "roceP2p1s0f0", "0002:01:00.0", "enP2p1s0f0np0", 5, true, "fd00:201::13",
+	  "192.168.201.13", 5 },
+	{ "roceP2p1s0f1", "0002:01:00.1", "enP2p1s0f1np1", 6, false, NULL, NULL, 0 },
+	{ "rocep1s0f0", "0000:01:00.0", "enp1s0f0np0", 3, true, NULL, "192.168.200.13", 3 },
+	{ "rocep1s0f1", "0000:01:00.1", "enp1s0f1np1", 4, false, NULL, NULL, 0 },
+};
+
+static void put_half(struct nl_msg *m, uint32_t index, const struct fk_half *h)
+{
+	struct nlattr *ports, *port, *gids;
+	char ll[32];
+
+	nla_put_u32(m, SPARKPERF_A_DEV_INDEX, index);
+	nla_put_string(m, SPARKPERF_A_DEV_NAME, h->name);
+	nla_put_u64(m, SPARKPERF_A_DEV_NODE_GUID, 0x4cbb470300aabb00ULL + index);
+	nla_put_s32(m, SPARKPERF_A_DEV_NUMA_NODE, 0);
+	nla_put_string(m, SPARKPERF_A_DEV_PARENT, h->parent);
+	ports = nla_nest_start(m, SPARKPERF_A_DEV_PORTS);
+	port = nla_nest_start(m, SPARKPERF_A_DEV_PORT);
+	nla_put_u32(m, SPARKPERF_A_PORT_NUM, 1);
+	nla_put_u8(m, SPARKPERF_A_PORT_STATE, h->active ? SPARKPERF_PORT_ACTIVE :
+		   SPARKPERF_PORT_DOWN);
+	nla_put_u8(m, SPARKPERF_A_PORT_PHYS_STATE, h->active ? SPARKPERF_PHYS_LINK_UP :
+		   SPARKPERF_PHYS_DISABLED);
+	nla_put_u8(m, SPARKPERF_A_PORT_LINK_LAYER, SPARKPERF_LINK_LAYER_ETHERNET);
+	nla_put_u32(m, SPARKPERF_A_PORT_ACTIVE_MTU, h->active ? 4096 : 1024);
+	nla_put_u32(m, SPARKPERF_A_PORT_MAX_MTU, 4096);
+	nla_put_u8(m, SPARKPERF_A_PORT_ACTIVE_SPEED, SPARKPERF_SPEED_NDR);
+	nla_put_u8(m, SPARKPERF_A_PORT_ACTIVE_WIDTH, 2);
+	nla_put_u32(m, SPARKPERF_A_PORT_RATE, h->active ? 200000 : 0);
+	nla_put_u32(m, SPARKPERF_A_PORT_NETDEV_IFINDEX, h->ifindex);
+	nla_put_string(m, SPARKPERF_A_PORT_NETDEV_NAME, h->netdev);
+	nla_put_u32(m, SPARKPERF_A_PORT_NETDEV_MTU, h->active ? 9000 : 1500);
+	nla_put_u8(m, SPARKPERF_A_PORT_NETDEV_OPERSTATE, h->active ? 6 : 2);	/* UP, DOWN */
+	gids = nla_nest_start(m, SPARKPERF_A_PORT_GIDS);
+	snprintf(ll, sizeof(ll), "fe80::4ebb:47ff:fe00:%x", index);
+	put_gid(m, 0, SPARKPERF_GID_TYPE_ROCE_V1, ll);
+	put_gid(m, 1, SPARKPERF_GID_TYPE_ROCE_V2, ll);
+	if (h->ipv6) {
+		put_gid(m, 2, SPARKPERF_GID_TYPE_ROCE_V1, h->ipv6);
+		put_gid(m, 3, SPARKPERF_GID_TYPE_ROCE_V2, h->ipv6);
+	}
+	if (h->ipv4) {
+		put_gid(m, h->v2_index - 1, SPARKPERF_GID_TYPE_ROCE_V1, h->ipv4);
+		put_gid(m, h->v2_index, SPARKPERF_GID_TYPE_ROCE_V2, h->ipv4);
+	}
+	nla_nest_end(m, gids);
+	nla_nest_end(m, port);
+	nla_nest_end(m, ports);
+}
+
+static void put_rxe0(struct nl_msg *m)
+{
+	struct nlattr *ports, *port;
+
 	nla_put_u32(m, SPARKPERF_A_DEV_INDEX, 1);
 	nla_put_string(m, SPARKPERF_A_DEV_NAME, "rxe0");
 	nla_put_s32(m, SPARKPERF_A_DEV_NUMA_NODE, -1);
@@ -1101,8 +1190,31 @@ static void dev_get(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
 	nla_put_string(m, SPARKPERF_A_PORT_NETDEV_NAME, "eth0");
 	nla_nest_end(m, port);
 	nla_nest_end(m, ports);
-	queue(sk, m);
-	queue(sk, dump ? done(nlh->nlmsg_seq) : ack(nlh, 0, NULL));
+}
+
+static void dev_get(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	const struct fk_half *halves = is("spark") ? spark_a : is("spark_b") ? spark_b : NULL;
+	const char *want = tb[SPARKPERF_A_DEV_NAME] ? nla_data(tb[SPARKPERF_A_DEV_NAME]) : NULL;
+	size_t n = halves ? 4 : 1, i, found = 0;
+	struct nl_msg *m;
+
+	logf_("DEV_GET %s\n", want ? want : "dump");
+	for (i = 0; i < n; i++) {
+		if (want && strcmp(want, halves ? halves[i].name : "rxe0"))
+			continue;
+		m = reply(nlh->nlmsg_seq, SPARKPERF_CMD_DEV_GET, want ? 0 : NLM_F_MULTI);
+		if (halves)
+			put_half(m, (uint32_t)i + 1, &halves[i]);
+		else
+			put_rxe0(m);
+		queue(sk, m);
+		found++;
+	}
+	if (want && !found)
+		queue(sk, ack(nlh, -ENODEV, "no RDMA device with this name"));
+	else
+		queue(sk, want ? ack(nlh, 0, NULL) : done(nlh->nlmsg_seq));
 }
 
 #define FK_STREAMS 3

@@ -11,11 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
 #include <linux/netlink.h>
 #include <linux/sparkperf.h>
 #include <netlink/genl/genl.h>
 
 #include "bench/benchparse.h"
+#include "lib/halves.h"
+#include "lib/model.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
 #define TESTUTIL_CLI
@@ -197,6 +200,80 @@ const char *bench_codes(const struct sp_bench_verdict *v)
 	return buf;
 }
 
+static void gid_add(struct sp_port *p, uint32_t index, uint8_t type, const char *ipv4)
+{
+	struct sp_gid *g;
+
+	p->gids = realloc(p->gids, (p->n_gids + 1) * sizeof(*p->gids));
+	ck_assert_ptr_nonnull(p->gids);
+	g = &p->gids[p->n_gids++];
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->type = type;
+	if (ipv4) {
+		g->raw[10] = g->raw[11] = 0xff;
+		ck_assert_int_eq(inet_pton(AF_INET, ipv4, g->raw + 12), 1);
+	} else {
+		g->raw[0] = 0xfe;
+		g->raw[1] = 0x80;
+		g->raw[15] = 1;
+	}
+}
+
+void dev_add_half(struct sp_dev_list *l, const char *name, const char *parent,
+		  const char *netdev, bool active, uint32_t netdev_mtu, uint32_t active_mtu,
+		  const char *ipv4, uint32_t v2_index)
+{
+	struct sp_dev d = { .index = (uint32_t)l->n + 1, .numa_node = 0 };
+	struct sp_port *p = calloc(1, sizeof(*p));
+
+	ck_assert_ptr_nonnull(p);
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	d.has_parent = parent != NULL;
+	snprintf(d.parent, sizeof(d.parent), "%s", parent ? parent : "");
+	p->num = 1;
+	p->state = active ? SPARKPERF_PORT_ACTIVE : SPARKPERF_PORT_DOWN;
+	p->link_layer = SPARKPERF_LINK_LAYER_ETHERNET;
+	p->active_mtu = active_mtu;
+	p->max_mtu = 4096;
+	p->has_netdev = true;
+	snprintf(p->netdev_name, sizeof(p->netdev_name), "%s", netdev);
+	p->netdev_mtu = netdev_mtu;
+	gid_add(p, 0, SPARKPERF_GID_TYPE_ROCE_V1, NULL);
+	gid_add(p, 1, SPARKPERF_GID_TYPE_ROCE_V2, NULL);
+	if (ipv4) {
+		gid_add(p, v2_index - 1, SPARKPERF_GID_TYPE_ROCE_V1, ipv4);
+		gid_add(p, v2_index, SPARKPERF_GID_TYPE_ROCE_V2, ipv4);
+	}
+	d.ports = p;
+	d.n_ports = 1;
+	ck_assert_int_eq(sp_dev_list_add(l, &d), 0);
+}
+
+void dev_spark1(struct sp_dev_list *l)
+{
+	dev_add_half(l, "rocep1s0f0", "0000:01:00.0", "enp1s0f0np0", true, 9000, 4096,
+		     "192.168.200.12", 3);
+	dev_add_half(l, "rocep1s0f1", "0000:01:00.1", "enp1s0f1np1", false, 1500, 1024, NULL, 0);
+	dev_add_half(l, "roceP2p1s0f0", "0002:01:00.0", "enP2p1s0f0np0", true, 9000, 4096,
+		     "192.168.201.12", 3);
+	dev_add_half(l, "roceP2p1s0f1", "0002:01:00.1", "enP2p1s0f1np1", false, 1500, 1024,
+		     NULL, 0);
+}
+
+void assert_half(const struct sp_half *h, const char *dev, const char *netdev,
+		 const char *parent, bool active, int gid_index)
+{
+	ck_assert_str_eq(h->dev, dev);
+	ck_assert_uint_eq(h->port, 1);
+	ck_assert_str_eq(h->netdev, netdev);
+	ck_assert_str_eq(h->parent, parent);
+	ck_assert_int_eq(h->active, active);
+	ck_assert_int_eq(h->has_ipv4, gid_index >= 0);
+	if (gid_index >= 0)
+		ck_assert_uint_eq(h->gid_index, (uint32_t)gid_index);
+}
+
 bool starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -349,7 +426,7 @@ static void json_vocabulary_check(const char *out)
 
 void run(struct result *r, const char *scenario, ...)
 {
-	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], *argv[64];
+	char out[PATH_MAX], err[PATH_MAX], log[PATH_MAX], so[PATH_MAX], state[PATH_MAX], *argv[64];
 	const char *wrapper = getenv("CLI_WRAPPER");
 	char *wrap = wrapper ? strdup(wrapper) : NULL, *tok, *save = NULL;
 	struct timespec t0, t1;
@@ -380,6 +457,10 @@ void run(struct result *r, const char *scenario, ...)
 
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(126);
+		/* check remembers GID indexes: here, never in /var/lib/sparkperf */
+		path(state, "state");
+		setenv("SPARKPERF_STATE_DIR", state, 1);
+		unsetenv("NCCL_IB_GID_INDEX");
 		setenv("FAKENL", scenario, 1);
 		setenv("FAKENL_LOG", log, 1);
 		setenv("LD_PRELOAD", so, 1);

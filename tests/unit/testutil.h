@@ -66,6 +66,29 @@ struct sp_bench_verdict;
 /* A bench verdict's problem codes in order, ' '-separated ("exit_status no_result"). */
 const char *bench_codes(const struct sp_bench_verdict *v);
 
+struct sp_dev_list;
+
+/*
+ * A RoCE device of one port as the module reports a Spark half: port 1 on
+ * netdev (ACTIVE or DOWN), its RoCE MTU, fe80:: GIDs at 0 (RoCE v1) and 1
+ * (v2), an IPv4 address's at v2_index - 1 and v2_index (ipv4 NULL: none);
+ * parent NULL: software RDMA.
+ */
+void dev_add_half(struct sp_dev_list *l, const char *name, const char *parent,
+		  const char *netdev, bool active, uint32_t netdev_mtu, uint32_t active_mtu,
+		  const char *ipv4, uint32_t v2_index);
+/* The halves of spark1 (the fakenl "spark" scenario): port 0's up, port 1's down. */
+void dev_spark1(struct sp_dev_list *l);
+
+struct sp_half;
+
+/*
+ * A half as read: its device (port 1), netdev, PCI function, ACTIVE or not,
+ * and the index of its IPv4 RoCE v2 GID (-1: it has none).
+ */
+void assert_half(const struct sp_half *h, const char *dev, const char *netdev,
+		 const char *parent, bool active, int gid_index);
+
 /* s begins with prefix */
 bool starts_with(const char *s, const char *prefix);
 /* newlines in s */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "benchexec.h"
+#include "ncclenv.h"
 #include "lib/cmd.h"
 #include "lib/err.h"
 #include "lib/parse.h"
@@ -69,17 +70,6 @@ static int parse_kv(const char *bench, int argc, char **argv, struct sp_kv *kv, 
 	return SP_EXIT_OK;
 }
 
-/*
- * Words that reach a remote shell (ssh) or a command line: names, addresses
- * and lists of them only, never an option.
- */
-static bool word_ok(const char *s)
-{
-	return *s && *s != '-' &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@%+,-") ==
-	       strlen(s);
-}
-
 /* "A,B": at most max words; what names the list in errors. */
 static int parse_words(const char *what, const char *s, struct sp_list *out, size_t max)
 {
@@ -91,7 +81,7 @@ static int parse_words(const char *what, const char *s, struct sp_list *out, siz
 		return sp_usage_error("bench", "Too many in the %s: %zu (at most %zu)", what,
 				      out->n, max);
 	for (i = 0; i < out->n; i++)
-		if (!word_ok(out->items[i]))
+		if (!sp_bench_word_ok(out->items[i]))
 			return sp_usage_error("bench", "Invalid %s item: '%s'", what,
 					      out->items[i]);
 	return SP_EXIT_OK;
@@ -112,7 +102,7 @@ static int parse_server(const char *bench, const char *server, const char *ssh_h
 	if (server && sp_bench_server_parse(server, out))
 		return sp_usage_error("bench", "bench %s: invalid server '%s' (none, local, ssh)",
 				      bench, server);
-	if (ssh_host && !word_ok(ssh_host))
+	if (ssh_host && !sp_bench_word_ok(ssh_host))
 		return sp_usage_error("bench", "bench %s: invalid ssh host '%s'", bench, ssh_host);
 	/* the servers of "none" and "local" are not started over ssh */
 	if (ssh_host && *out != SP_BENCH_SERVER_SSH)
@@ -306,6 +296,29 @@ static const char *default_bin_dir(char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * No hca: the HCAs (and the GID index when stable, the merge and routing
+ * settings) that nccl env finds for the hosts, the same on every one.
+ */
+static int nccl_auto(struct sp_bench *b, struct sp_bench_nccl_opts *o, const struct sp_list *hl,
+		     struct sp_nccl_auto *a)
+{
+	char err[600];
+	size_t i;
+
+	if (sp_nccl_auto((const char *const *)hl->items, hl->n, b->c.dry_run, a, err, sizeof(err))) {
+		sp_err(stderr, "%s", err);
+		return SP_EXIT_ERROR;
+	}
+	o->hca = a->hca[0] ? a->hca : NULL;
+	for (i = 0; i < a->n_env; i++)
+		a->env_ptr[i] = a->env[i];
+	o->env = a->env_ptr;
+	o->n_env = a->n_env;
+	b->hca_source = a->source;
+	return SP_EXIT_OK;
+}
+
 static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 {
 	struct sp_bench b = { .name = "nccl", .default_timeout_ms = NCCL_TIMEOUT_MS };
@@ -338,11 +351,14 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 		COMMON_KV(&b.c),
 	};
 	struct sp_bench_lines hca = { 0 };
+	struct sp_nccl_auto env;
 	uint32_t slots;
 	size_t i;
 	int rc, built;
 
-	(void)ctx;
+	/* "bench nccl env": what nccl env prints, the environment this bench would give */
+	if (argc && !strcmp(argv[0], "env"))
+		return sp_nccl_env_cmd(ctx, argc - 1, argv + 1);
 	rc = parse_kv("nccl", argc, argv, kv, ARRAY_SIZE(kv));
 	if (!rc && hosts)
 		rc = parse_words("host list", hosts, &hl, BENCH_HOSTS_MAX);
@@ -361,12 +377,16 @@ static int bench_nccl(const struct sp_ctx *ctx, int argc, char **argv)
 				    "or sweep)", cpp);
 	if (!rc && min && (sp_bench_parse_number(min, &b.min_busbw) || b.min_busbw <= 0))
 		rc = sp_usage_error("bench", "bench nccl: invalid min-busbw '%s' (GB/s)", min);
-	if (!rc && o.hca && !word_ok(o.hca[0] == '^' || o.hca[0] == '=' ? o.hca + 1 : o.hca))
+	if (!rc && o.hca && !sp_bench_word_ok(o.hca[0] == '^' || o.hca[0] == '=' ? o.hca + 1 : o.hca))
 		rc = sp_usage_error("bench", "bench nccl: invalid hca '%s'", o.hca);
-	if (!rc && o.oob_if && !word_ok(o.oob_if))
+	if (!rc && o.oob_if && !sp_bench_word_ok(o.oob_if))
 		rc = sp_usage_error("bench", "bench nccl: invalid oob-if '%s'", o.oob_if);
 	if (!rc)
 		rc = sp_bench_prepare(&b);
+	if (!rc && !o.hca && hl.n)
+		rc = nccl_auto(&b, &o, &hl, &env);
+	else if (o.hca)
+		b.hca_source = "the hca argument";
 	if (rc)
 		goto out;
 	o.hosts = (const char *const *)hl.items;

@@ -262,6 +262,19 @@ char *sp_bench_cmdline(const struct sp_bench_cmd *c)
 
 /* ---- servers --------------------------------------------------------------------- */
 
+bool sp_bench_word_ok(const char *s)
+{
+	return *s && *s != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@%+,-") ==
+	       strlen(s);
+}
+
+void sp_bench_ssh(struct sp_bench_builder *b, const char *host)
+{
+	sp_bench_words(b, ssh_words, ARRAY_SIZE(ssh_words));
+	sp_bench_arg(b, "%s", host);
+}
+
 int sp_bench_name_index(const char *const *names, size_t n, const char *s)
 {
 	size_t i;
@@ -289,8 +302,7 @@ void sp_bench_server_new(struct sp_bench_builder *b, enum sp_bench_server server
 	b->c->ready = ready;
 	if (server == SP_BENCH_SERVER_SSH) {
 		sp_bench_field(b, &b->c->host, "%s", ssh_host ? ssh_host : peer);
-		sp_bench_words(b, ssh_words, ARRAY_SIZE(ssh_words));
-		sp_bench_arg(b, "%s", b->c->host ? b->c->host : "");
+		sp_bench_ssh(b, b->c->host ? b->c->host : "");
 	} else if (server == SP_BENCH_SERVER_NONE) {
 		sp_bench_field(b, &b->c->host, "%s", peer);
 	}

@@ -16,6 +16,12 @@
 
 /* ---- commands -------------------------------------------------------------- */
 
+/*
+ * A word that reaches a remote shell (ssh) or a command line: names,
+ * addresses and lists of them only, never an option.
+ */
+bool sp_bench_word_ok(const char *s);
+
 enum sp_bench_role {
 	SP_BENCH_ROLE_SERVER,	/* started first, in the background; its banner awaited */
 	SP_BENCH_ROLE_MANUAL,	/* the server the user starts on the peer: printed, not run */
@@ -162,6 +168,8 @@ struct sp_bench_nccl_opts {
 	size_t n_hosts;
 	enum sp_nccl_test test;
 	const char *hca;		/* NCCL_IB_HCA, as NCCL reads it; NULL: NCCL's pick */
+	const char *const *env;		/* more NAME=VALUE for the ranks (nccl env's) */
+	size_t n_env;
 	uint64_t min_bytes, max_bytes;	/* -b -e, -f 2 */
 	uint32_t channels[SP_NCCL_CHANNELS_MAX];	/* one run each; n 0: NCCL's default */
 	size_t n_channels;

@@ -438,6 +438,7 @@ static int bench_exec(struct sp_bench *b, int argc, char **argv)
 	doc.out_dir = b->out_dir;
 	doc.file_name = b->file_name;
 	doc.file_text = b->file_text;
+	doc.hca_source = b->hca_source;
 	if (b->c.dry_run)
 		return sp_bench_end_doc(&doc, 0);
 	if (b->file_name) {

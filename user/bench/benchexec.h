@@ -46,6 +46,8 @@ struct sp_bench {
 	size_t hosts;
 	double min_busbw;
 	uint64_t requested;
+	/* bench nccl: where NCCL_IB_HCA came from, for the document; NULL: not said */
+	const char *hca_source;
 	/* a file the commands read, written to the output directory first */
 	const char *file_name, *file_text;
 	char out_dir[4096];

@@ -538,6 +538,8 @@ int sp_print_bench_json(const struct sp_bench_doc *doc)
 	sp_json_add(o, "host", sp_json_str_or_null(env ? env->host : NULL));
 	sp_json_add(o, "arguments", jstrv(doc->args, doc->n_args));
 	sp_json_add(o, "out_dir", sp_json_str_or_null(doc->out_dir));
+	if (doc->hca_source)
+		sp_json_add(o, "hca_source", json_object_new_string(doc->hca_source));
 	if (doc->input)
 		sp_json_add(o, "input", sp_json_object(json_bench_input, doc));
 	if (doc->file_name)

@@ -154,6 +154,7 @@ struct sp_bench_doc {
 	const char *out_dir;		/* NULL: nothing was written */
 	/* a file written there before the commands run (trtllm's config), NULL: none */
 	const char *file_name, *file_text;
+	const char *hca_source;		/* bench nccl: where NCCL_IB_HCA came from; NULL */
 	const char *input;		/* bench parse: the file */
 	int input_exit;			/* its exit status, SP_BENCH_EXIT_UNKNOWN */
 	struct sp_bench_cmds *cmds;	/* NULL: none */

@@ -234,6 +234,8 @@ static int print_bench_text(const struct sp_bench_doc *doc)
 	struct sp_bench_sum s;
 	size_t i;
 
+	if (doc->hca_source)
+		fprintf(f, "# NCCL_IB_HCA: %s\n", doc->hca_source);
 	if (doc->file_name)
 		text_bench_file(f, doc);
 	for (i = 0; doc->cmds && i < doc->cmds->n; i++)

@@ -131,7 +131,7 @@ int sp_bench_nccl_cmds(const struct sp_bench_nccl_opts *o, struct sp_bench_cmds 
 	struct sp_bench_builder b = { .cmds = out };
 	uint32_t without = 0, given = nccl_given_slots(o, &without);
 	uint32_t np = o->np ? o->np : o->n_hosts ? given + without : 1;
-	size_t runs = o->n_channels ? o->n_channels : 1, i;
+	size_t runs = o->n_channels ? o->n_channels : 1, i, j;
 	const char *test = nccl_tests[o->test];
 	bool mpirun = o->n_hosts || np > 1;
 	char lo[32], hi[32], cpp[32];
@@ -150,6 +150,8 @@ int sp_bench_nccl_cmds(const struct sp_bench_nccl_opts *o, struct sp_bench_cmds 
 			nccl_env(&b, mpirun, "NCCL_SOCKET_IFNAME=%s", o->oob_if);
 		if (o->hca)
 			nccl_env(&b, mpirun, "NCCL_IB_HCA=%s", o->hca);
+		for (j = 0; j < o->n_env; j++)
+			nccl_env(&b, mpirun, "%s", o->env[j]);
 		if (o->n_channels)
 			nccl_env(&b, mpirun, "NCCL_NCHANNELS_PER_NET_PEER=%u", o->channels[i]);
 		/* the transport NCCL chose: socket fallback shows only here */

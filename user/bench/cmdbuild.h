@@ -72,6 +72,9 @@ const char *str(type v)								\
 	return names[v];							\
 }
 
+/* "ssh -o BatchMode=yes -o ConnectTimeout=10 HOST": fails at once, never asks. */
+void sp_bench_ssh(struct sp_bench_builder *b, const char *host);
+
 /*
  * A server command: on this host or over ssh, line-buffered so that its
  * banner can be awaited; with "server none", what the user starts on the

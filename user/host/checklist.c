@@ -36,6 +36,48 @@ int sp_check_add(struct sp_checklist *l, enum sp_check_status status, const char
 	return sp_array_add(&l->items, &l->n, &l->cap, sizeof(it), &it);
 }
 
+/* The next fact of the last item; NULL when there is no room. */
+static struct sp_check_fact *fact_new(struct sp_checklist *l, const char *key,
+				      enum sp_check_fact_type type)
+{
+	struct sp_check_item *it = l->n ? &l->items[l->n - 1] : NULL;
+	struct sp_check_fact *f;
+
+	if (!it || it->n_facts == SP_CHECK_FACTS)
+		return NULL;
+	f = &it->facts[it->n_facts++];
+	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->type = type;
+	return f;
+}
+
+void sp_check_fact_str(struct sp_checklist *l, const char *key, const char *v)
+{
+	struct sp_check_fact *f = fact_new(l, key, SP_FACT_STR);
+
+	if (f)
+		snprintf(f->str, sizeof(f->str), "%s", v);
+}
+
+void sp_check_fact_u64(struct sp_checklist *l, const char *key, uint64_t v)
+{
+	struct sp_check_fact *f = fact_new(l, key, SP_FACT_U64);
+
+	if (f)
+		f->u64 = v;
+}
+
+void sp_check_fact_num(struct sp_checklist *l, const char *key, double v, int decimals)
+{
+	struct sp_check_fact *f = fact_new(l, key, SP_FACT_NUM);
+
+	if (f) {
+		f->num = v;
+		f->decimals = decimals;
+	}
+}
+
 size_t sp_check_count(const struct sp_checklist *l, enum sp_check_status s)
 {
 	size_t i, n = 0;

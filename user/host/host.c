@@ -1,60 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <ifaddrs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
+#include "doctor.h"
 #include "host.h"
-
-static uint8_t mask_prefix(const struct sockaddr_in *mask)
-{
-	uint32_t m = ntohl(mask->sin_addr.s_addr);
-	uint8_t n = 0;
-
-	while (n < 32 && (m & (0x80000000u >> n)))
-		n++;
-	return n;
-}
-
-int sp_host_ifaddrs(struct sp_ifaddr **out, size_t *n)
-{
-	struct ifaddrs *list, *i;
-	size_t count = 0, cap = 0;
-	struct sp_ifaddr a;
-	int ret = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (getifaddrs(&list))
-		return -errno;
-	for (i = list; i && !ret; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !i->ifa_netmask ||
-		    (i->ifa_flags & IFF_LOOPBACK))
-			continue;
-		memset(&a, 0, sizeof(a));
-		snprintf(a.dev, sizeof(a.dev), "%s", i->ifa_name);
-		a.addr = ((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
-		a.prefix = mask_prefix((const struct sockaddr_in *)i->ifa_netmask);
-		ret = sp_array_add(out, &count, &cap, sizeof(a), &a);
-	}
-	freeifaddrs(list);
-	if (ret) {
-		free(*out);
-		*out = NULL;
-		return ret;
-	}
-	*n = count;
-	return 0;
-}
-
-static uint32_t prefix_mask(uint8_t prefix)
-{
-	return prefix ? 0xffffffffu << (32 - prefix) : 0;
-}
 
 size_t sp_subnets_shared(const struct sp_ifaddr *a, size_t n, bool *shared, char *what,
 			 size_t len)
@@ -69,7 +28,7 @@ size_t sp_subnets_shared(const struct sp_ifaddr *a, size_t n, bool *shared, char
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
 			uint8_t p = a[i].prefix < a[j].prefix ? a[i].prefix : a[j].prefix;
-			uint32_t m = prefix_mask(p);
+			uint32_t m = sp_prefix_mask(p);
 			struct in_addr base;
 
 			if (!strcmp(a[i].dev, a[j].dev) ||
@@ -95,5 +54,43 @@ int sp_host_memlock(uint64_t *bytes)
 	if (getrlimit(RLIMIT_MEMLOCK, &r))
 		return -errno;
 	*bytes = r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)r.rlim_cur;
+	return 0;
+}
+
+/* A string of the kernel's fixed-size field, cut to dst and terminated. */
+static void copy_field(char *dst, size_t len, const char *src, size_t src_len)
+{
+	size_t n = strnlen(src, src_len);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int sp_host_drvinfo(const char *netdev, struct sp_drvinfo *out)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	struct ifreq ifr;
+	int fd, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", netdev);
+	ifr.ifr_data = (void *)&info;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* ethtool -i: no netlink message carries it, and it needs no privilege */
+	if (ioctl(fd, SIOCETHTOOL, &ifr))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	copy_field(out->driver, sizeof(out->driver), info.driver, sizeof(info.driver));
+	copy_field(out->version, sizeof(out->version), info.version, sizeof(info.version));
+	copy_field(out->fw_version, sizeof(out->fw_version), info.fw_version,
+		   sizeof(info.fw_version));
+	copy_field(out->bus_info, sizeof(out->bus_info), info.bus_info, sizeof(info.bus_info));
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Facts about the running host that tune and check share and that no file
- * under a root directory holds: its IPv4 addresses (getifaddrs(3)), which of
- * them share a subnet, and this session's memlock limit.
+ * under a root directory holds: which of its IPv4 addresses (lib/ifaddr.h)
+ * share a subnet, its netdevs' drivers, and this session's memlock limit.
  */
 #ifndef SPARKPERF_CTL_HOST_H
 #define SPARKPERF_CTL_HOST_H
@@ -12,16 +12,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
-#include "lib/model.h"
-
-struct sp_ifaddr {
-	char dev[SP_IFNAME_MAX];
-	struct in_addr addr;
-	uint8_t prefix;			/* 0..32 */
-};
-
-/* The IPv4 addresses of every netdev but the loopback ones; free() *out. */
-int sp_host_ifaddrs(struct sp_ifaddr **out, size_t *n);
+#include "lib/ifaddr.h"
 
 /*
  * Marks in shared[] (n entries) the addresses whose subnet overlaps one of
@@ -30,6 +21,11 @@ int sp_host_ifaddrs(struct sp_ifaddr **out, size_t *n);
  */
 size_t sp_subnets_shared(const struct sp_ifaddr *a, size_t n, bool *shared, char *what,
 			 size_t len);
+
+struct sp_drvinfo;
+
+/* ethtool -i of a netdev (the SIOCETHTOOL ioctl's ETHTOOL_GDRVINFO). */
+int sp_host_drvinfo(const char *netdev, struct sp_drvinfo *out);
 
 /* This process's RLIMIT_MEMLOCK (soft) in bytes, UINT64_MAX for unlimited. */
 int sp_host_memlock(uint64_t *bytes);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,17 +99,6 @@ char *sp_snapshot_to_json(const struct sp_snapshot *s)
 
 /* ---- reading ----------------------------------------------------------------- */
 
-static int bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* A string member into dst (which it must fit); missing is an error unless optional. */
 static int get_str(json_object *o, const char *key, char *dst, size_t size, bool optional)
 {
@@ -179,33 +167,34 @@ static int parse_change(json_object *o, struct sp_change *c, char *err, size_t l
 
 	memset(c, 0, sizeof(*c));
 	if (!json_object_is_type(o, json_type_object))
-		return bad(err, len, "change %zu is not an object", i);
+		return sp_invalid(err, len, "change %zu is not an object", i);
 	if (get_str(o, "name", c->name, sizeof(c->name), false) ||
 	    get_str(o, "access", access, sizeof(access), false) ||
 	    sp_parse_access(access, &c->access) ||
 	    get_str(o, "path", c->path, sizeof(c->path), false) || !c->path[0])
-		return bad(err, len, "change %zu: a bad name, access or path", i);
+		return sp_invalid(err, len, "change %zu: a bad name, access or path", i);
 	if (get_dup(o, "before", &c->before, &c->has_before) ||
 	    get_dup(o, "after", &c->after, NULL))
-		return bad(err, len, "%s: a bad \"before\" or \"after\"", c->name);
+		return sp_invalid(err, len, "%s: a bad \"before\" or \"after\"", c->name);
 	if ((!c->has_before || !c->after) && c->access != SP_ACCESS_FILE)
-		return bad(err, len, "%s: only a file can be absent", c->name);
+		return sp_invalid(err, len, "%s: only a file can be absent", c->name);
 	if (c->access == SP_ACCESS_CONFIGFS) {
 		if (get_str(o, "group", c->group, sizeof(c->group), false) ||
 		    !path_below_root(c->group) ||
 		    strncmp(c->path, c->group, strlen(c->group)) ||
 		    !json_object_object_get_ex(o, "group_made", &v) ||
 		    !json_object_is_type(v, json_type_boolean))
-			return bad(err, len, "%s: a bad configfs group", c->name);
+			return sp_invalid(err, len, "%s: a bad configfs group", c->name);
 		c->group_made = json_object_get_boolean(v);
 	}
 	if (c->access == SP_ACCESS_FILE &&
 	    ((c->has_before && get_mode(o, "before_mode", &c->before_mode)) ||
 	     (c->after && get_mode(o, "after_mode", &c->after_mode))))
-		return bad(err, len, "%s: a bad file mode", c->name);
+		return sp_invalid(err, len, "%s: a bad file mode", c->name);
 	if (c->access == SP_ACCESS_DSCP || c->access == SP_ACCESS_PFC ?
 	    !sp_netdev_name_valid(c->path) : !path_below_root(c->path))
-		return bad(err, len, "%s: not a netdev or an absolute path: %s", c->name, c->path);
+		return sp_invalid(err, len, "%s: not a netdev or an absolute path: %s", c->name,
+				  c->path);
 	return 0;
 }
 
@@ -219,22 +208,22 @@ static int parse_root(json_object *root, struct sp_snapshot *s, char *err, size_
 	if (!json_object_is_type(root, json_type_object) ||
 	    get_str(root, "format", format, sizeof(format), false) ||
 	    strcmp(format, SP_SNAPSHOT_FORMAT))
-		return bad(err, len, "not a sparkperf tuning snapshot");
+		return sp_invalid(err, len, "not a sparkperf tuning snapshot");
 	if (!json_object_object_get_ex(root, "version", &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return bad(err, len, "the snapshot has no version");
+		return sp_invalid(err, len, "the snapshot has no version");
 	s->version = json_object_get_int(v);
 	if (s->version != SP_SNAPSHOT_VERSION)
-		return bad(err, len, "snapshot version %d, this sparkperf-ctl reads version %d",
-			   s->version, SP_SNAPSHOT_VERSION);
+		return sp_invalid(err, len, "snapshot version %d, this sparkperf-ctl reads version "
+				  "%d", s->version, SP_SNAPSHOT_VERSION);
 	if (get_str(root, "host", s->host, sizeof(s->host), false) ||
 	    get_str(root, "created", s->created, sizeof(s->created), true) ||
 	    get_str(root, "tool_version", s->tool_version, sizeof(s->tool_version), true) ||
 	    get_str(root, "profile", s->profile, sizeof(s->profile), true))
-		return bad(err, len, "a bad host, created, tool_version or profile");
+		return sp_invalid(err, len, "a bad host, created, tool_version or profile");
 	if (!json_object_object_get_ex(root, "changes", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return bad(err, len, "the snapshot has no list of changes");
+		return sp_invalid(err, len, "the snapshot has no list of changes");
 	n = json_object_array_length(arr);
 	s->changes = calloc(n ? n : 1, sizeof(*s->changes));
 	if (!s->changes)
@@ -257,7 +246,7 @@ int sp_snapshot_parse(const char *json, struct sp_snapshot *s, char *err, size_t
 	memset(s, 0, sizeof(*s));
 	root = json_tokener_parse_verbose(json, &jerr);
 	if (!root)
-		return bad(err, len, "not JSON: %s", json_tokener_error_desc(jerr));
+		return sp_invalid(err, len, "not JSON: %s", json_tokener_error_desc(jerr));
 	ret = parse_root(root, s, err, len);
 	json_object_put(root);
 	if (ret)

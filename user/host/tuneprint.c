@@ -269,6 +269,24 @@ int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile
 	return 0;
 }
 
+static json_object *json_check_facts(const struct sp_check_item *it)
+{
+	json_object *o;
+	size_t i;
+
+	if (!it->n_facts)
+		return NULL;
+	o = json_object_new_object();
+	for (i = 0; o && i < it->n_facts; i++) {
+		const struct sp_check_fact *f = &it->facts[i];
+
+		sp_json_add(o, f->key, f->type == SP_FACT_STR ? json_object_new_string(f->str) :
+			    f->type == SP_FACT_U64 ? sp_json_u64(f->u64) :
+			    sp_json_fixed(f->num, f->decimals));
+	}
+	return o;
+}
+
 static void json_check_item(json_object *o, const void *item)
 {
 	const struct sp_check_item *it = item;
@@ -277,6 +295,7 @@ static void json_check_item(json_object *o, const void *item)
 	sp_json_add(o, "status", json_object_new_string(sp_check_status_str(it->status)));
 	sp_json_add(o, "detail", json_object_new_string(it->detail));
 	sp_json_add(o, "fix", sp_json_str_or_null(it->fix[0] ? it->fix : NULL));
+	sp_json_add(o, "facts", json_check_facts(it));
 }
 
 int sp_print_checklist(const struct sp_checklist *l)

@@ -30,7 +30,8 @@ int sp_print_tune_changes(bool revert, const char *snapshot, const char *profile
 /*
  * A checklist: "STATUS  NAME  DETAIL" lines, aligned, each item that did
  * not pass followed by its "fix:" line, then the counts; JSON: an array of
- * {"name","status","detail","fix"} (fix null when there is none).
+ * {"name","status","detail","fix","facts"} (fix null when there is none,
+ * facts an object of the item's facts, null when it has none).
  */
 int sp_print_checklist(const struct sp_checklist *l);
 

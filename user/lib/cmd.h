@@ -32,7 +32,8 @@ struct sp_ctx {
 	X(switch, "MikroTik switch ports (RouterOS API): show, plan, apply, verify") \
 	X(tune, "host tuning: show, check, apply, revert (snapshot first, exact revert)") \
 	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers") \
-	X(bench, "perftest, iperf3, nccl-tests, LLM benchmarks: run, parse, one JSON document")
+	X(bench, "perftest, iperf3, nccl-tests, LLM benchmarks: run, parse, one JSON document") \
+	X(nccl, "the NCCL environment of this host and its peers: env (HCAs paired by subnet)")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

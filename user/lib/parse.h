@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A parser's reason, one line into err (len bytes); returns -EINVAL. */
+int sp_invalid(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Decimal only: no sign, no blanks, no base prefix. */
 int sp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int sp_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);

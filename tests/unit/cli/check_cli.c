@@ -1788,6 +1788,65 @@ static const struct invocation {
 	  .err = "Invalid peer address: '0.0.0.0' (unspecified: a peer is one host) "
 		 "(see 'sparkperf-ctl check help')\n" },
 
+	/* check's new arguments: refused before anything is asked or read */
+	{ "ok", { "check", "gid-index", "x" }, 2, .out = "", .log = "",
+	  .err = "Invalid GID index: 'x' (see 'sparkperf-ctl check help')\n" },
+	{ "ok", { "check", "gid-index", "256" }, 2, .out = "", .log = "",
+	  .err = "Invalid GID index: '256' (range 0..255) (see 'sparkperf-ctl check help')\n" },
+	{ "ok", { "check", "nccl-bytes", "16GB" }, 2, .out = "", .log = "",
+	  .err = "Invalid NCCL message size: '16GB' (see 'sparkperf-ctl check help')\n" },
+	{ "ok", { "check", "nccl-bytes", "0" }, 2, .out = "", .log = "",
+	  .err = "Invalid NCCL message size: '0' (range 1..1099511627776 bytes) "
+		 "(see 'sparkperf-ctl check help')\n" },
+	{ "ok", { "check", "peer-file", "a.json,a.json" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer file list: 'a.json,a.json' ('a.json' given twice) "
+		 "(see 'sparkperf-ctl check help')\n" },
+	{ "ok", { "check", "peer-file", "/nonexistent.json" }, 1, .out = "", .log = "",
+	  .err = "Error: cannot read /nonexistent.json: No such file or directory.\n" },
+	/* the link-local trap and the planned size, on spark1's halves */
+	{ "spark", { "check", "gid-index", "0", "nccl-bytes", "1G" }, 1,
+	  .out_has = { "\nfail  gid-index rocep1s0f0/1 (enp1s0f0np0)      RoCE v2 IPv4 GID index 3 "
+		       "(192.168.200.12), but gid-index 0 is the link-local trap: "
+		       "fe80::4ebb:47ff:fe00:1 (RoCE v1, link-local)\n",
+		       ": room for nccl-tests with 1GiB messages (about 2 x 1GiB)\n" } },
+
+	/* nccl env: usage errors, one line, nothing asked */
+	{ "ok", { "nccl", "env", "format", "yaml" }, 2, .out = "", .log = "",
+	  .err = "Invalid format: 'yaml' (export or mpirun) (see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "bench", "nccl", "env", "format", "yaml" }, 2, .out = "", .log = "",
+	  .err = "Invalid format: 'yaml' (export or mpirun) (see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "nccl", "env", "peer", "-oProxyCommand=x" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer: '-oProxyCommand=x' (a host name or address for ssh) "
+		 "(see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "nccl", "env", "peer", "spark2,spark2" }, 2, .out = "", .log = "",
+	  .err = "Invalid peer list: 'spark2,spark2' ('spark2' given twice) "
+		 "(see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "-j", "nccl", "env", "format", "mpirun" }, 2, .out = "", .log = "",
+	  .err = "'format' is for text output; -j prints JSON (see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "nccl", "env", "hosts", "spark2" }, 2, .out = "", .log = "",
+	  .err = "Unknown keyword 'hosts' (see 'sparkperf-ctl nccl help')\n" },
+	{ "ok", { "nccl", "bogus" }, 2, .out = "", .log = "",
+	  .err = "Unknown command 'bogus' for object 'nccl' (see 'sparkperf-ctl nccl help')\n" },
+	{ "spark", { "nccl", "env", "peer-file", "/nonexistent.json" }, 1, .out = "", .log = "",
+	  .err = "Error: cannot read /nonexistent.json: No such file or directory.\n" },
+	{ "spark", { "nccl", "env", "peer-file", "../fixtures/README.md" }, 1, .out = "", .log = "",
+	  .err_starts = "Error: ../fixtures/README.md: not JSON: " },
+	{ "nomodule", { "nccl", "env" }, 1, .out = "",
+	  .err_starts = "Error: the sparkperf kernel module is not loaded" },
+	{ "ok", { "nccl", "help" }, 0, .err = "",
+	  .out_starts = "Usage: sparkperf-ctl [ OPTIONS ] nccl env [ peer HOST[,HOST...] ]\n" },
+	/* bench nccl without hca: nccl env's list, and where it came from */
+	{ "spark", { "bench", "nccl", "hosts", "spark1,spark2", "dry-run" }, 0,
+	  .out_has = { "# NCCL_IB_HCA: nccl env of ",
+		       " -x NCCL_IB_HCA=rocep1s0f0,roceP2p1s0f0 -x NCCL_IB_GID_INDEX=3 "
+		       "-x NCCL_IB_MERGE_NICS=1 -x NCCL_DEBUG=INFO " } },
+	{ "spark", { "bench", "nccl", "hosts", "spark1,spark2", "hca", "rocep1s0f0", "dry-run" }, 0,
+	  .out_has = { "# NCCL_IB_HCA: the hca argument\n",
+		       " -x NCCL_IB_HCA=rocep1s0f0 -x NCCL_DEBUG=INFO " } },
+	{ "ok", { "bench", "nccl", "hosts", "localhost,nonexistent.invalid" }, 1, .out = "",
+	  .err_starts = "Error: nonexistent.invalid: ssh -o BatchMode=yes -o ConnectTimeout=10 "
+			"nonexistent.invalid sparkperf-ctl -j dev: " },
+
 	/* help: every line whole */
 	{ "ok", { "switch", "help" }, 0, .err = "",
 	  .out_has = { "\n       HOST := the switch's name or address: RouterOS 7 with the "
@@ -1883,6 +1942,8 @@ static const struct {
 	{ "ok", { "-j", "server", "show" } },
 	{ "ok", { "-j", "check" } },
 	{ "nomodule", { "-j", "check" } },
+	{ "spark", { "-j", "check", "gid-index", "3", "nccl-bytes", "1G" } },
+	{ "spark", { "-j", "nccl", "env", "peer-file", "../fixtures/nccl-env/spark2-check.json" } },
 	{ "ok", { "-j", "-V" } },
 };
 
@@ -1894,6 +1955,117 @@ START_TEST(test_json_vocabulary)
 	ck_assert_msg(r.out[0] == '[' || r.out[0] == '{', "%s %s: %s", json_docs[_i].argv[1],
 		      json_docs[_i].argv[2], r.err);
 	result_free(&r);
+}
+END_TEST
+
+/* ---- nccl env: spark1 (fakenl's spark) and spark2 from its own -j output ---- */
+
+#define SPARK2_DEV "../fixtures/nccl-env/spark2-dev.json"
+#define SPARK2_CHECK "../fixtures/nccl-env/spark2-check.json"
+
+/* spark2 lists roceP2p1s0f0 first, at GID index 5: paired by subnet, the index left unset */
+#define SPARK_HCA "NCCL_IB_HCA=rocep1s0f0,roceP2p1s0f0"
+#define GID_UNSET "# NCCL_IB_GID_INDEX: leave it unset, NCCL finds each HCA's RoCE v2 IPv4 " \
+	"GID itself: the indexes differ ("
+
+START_TEST(test_nccl_env_text)
+{
+	struct result r;
+
+	run(&r, "spark", "nccl", "env", "peer-file", SPARK2_DEV, NULL);
+	ck_assert_msg(r.rc == 0, "%s", r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert_msg(strstr(r.out, ": this host, the module's device list\n"
+			     "export " SPARK_HCA "\n"
+			     "export NCCL_SOCKET_IFNAME=enp1s0f0np0\n" GID_UNSET), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "# " SPARK2_DEV ": from " SPARK2_DEV "\n"
+			     "export " SPARK_HCA "\n"
+			     "export NCCL_SOCKET_IFNAME=enp1s0f0np0\n" GID_UNSET), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "; " SPARK2_DEV " rocep1s0f0 3, roceP2p1s0f0 5)\n"
+			     "export NCCL_IB_MERGE_NICS=1\n"), "%s", r.out);
+	result_free(&r);
+
+	/* the hosts alike: one line of options, the unset one said above it */
+	run(&r, "spark", "nccl", "env", "peer-file", SPARK2_CHECK, "format", "mpirun", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_msg(strstr(r.out, "\n# spark2: from " SPARK2_CHECK "\n" GID_UNSET), "%s", r.out);
+	ck_assert_msg(strstr(r.out, ")\n-x " SPARK_HCA " -x NCCL_SOCKET_IFNAME=enp1s0f0np0 "
+			     "-x NCCL_IB_MERGE_NICS=1\n"), "%s", r.out);
+	ck_assert(!strstr(r.out, "export "));
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_nccl_env_json)
+{
+	json_object *doc, *hosts, *h, *half;
+	struct result r;
+
+	run(&r, "spark", "-j", "nccl", "env", "peer-file", SPARK2_CHECK, NULL);
+	ck_assert_msg(r.rc == 0, "%s", r.err);
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	assert_bool(doc, "gid_index_stable", false);
+	assert_bool(doc, "subnet_aware_routing", false);
+	hosts = get(doc, "hosts");
+	ck_assert_uint_eq(json_object_array_length(hosts), 2);
+	h = json_object_array_get_idx(hosts, 0);
+	assert_str(h, "source", "local");
+	assert_null(h, "origin");
+	assert_null(h, "gid_index");
+	assert_bool(h, "merge_nics", true);
+	ck_assert_str_eq(json_object_to_json_string(get(h, "hca")),
+			 "[ \"rocep1s0f0\", \"roceP2p1s0f0\" ]");
+	h = json_object_array_get_idx(hosts, 1);
+	assert_str(h, "host", "spark2");
+	assert_str(h, "source", "file");
+	assert_str(h, "origin", SPARK2_CHECK);
+	assert_str(h, "socket_ifname", "enp1s0f0np0");
+	assert_str(get(h, "env"), "NCCL_IB_HCA", "rocep1s0f0,roceP2p1s0f0");
+	half = json_object_array_get_idx(get(h, "halves"), 1);
+	assert_str(half, "device", "roceP2p1s0f0");
+	assert_str(half, "address", "192.168.201.13");
+	assert_str(half, "subnet", "192.168.201.0/24");
+	assert_int(half, "gid_index", 5);
+	assert_str(half, "parent", "0002:01:00.0");
+	assert_str(json_object_array_get_idx(get(h, "unset"), 0), "name", "NCCL_IB_GID_INDEX");
+	json_object_put(doc);
+	result_free(&r);
+}
+END_TEST
+
+/*
+ * Over ssh: a fake ssh (a test double) runs the command here, with
+ * spark2's devices (fakenl's spark_b) for host spark2, and resolves no
+ * other host.
+ */
+START_TEST(test_nccl_env_ssh)
+{
+	char cli[PATH_MAX], script[2 * PATH_MAX];
+	struct result r;
+
+	ck_assert_ptr_nonnull(realpath(CLI, cli));
+	snprintf(script, sizeof(script),
+		 "while [ \"$1\" = -o ]; do shift 2; done\n"
+		 "[ \"$1\" = spark2 ] || { echo \"ssh: Could not resolve hostname $1: Name or "
+		 "service not known\" >&2; exit 255; }\n"
+		 "shift 2\n"
+		 "FAKENL=spark_b exec %s \"$@\"", cli);
+	fake_tool("ssh", script);
+	run(&r, "spark", "nccl", "env", "peer", "spark2", NULL);
+	ck_assert_msg(r.rc == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "\n# spark2: over ssh: ssh -o BatchMode=yes -o ConnectTimeout=10 "
+			     "spark2 sparkperf-ctl -j dev\nexport " SPARK_HCA "\n"), "%s", r.out);
+	result_free(&r);
+
+	run(&r, "spark", "nccl", "env", "peer", "spark2,spark9", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_eq(r.err, "Error: spark9: ssh -o BatchMode=yes -o ConnectTimeout=10 spark9 "
+			 "sparkperf-ctl -j dev: ssh: Could not resolve hostname spark9: Name or "
+			 "service not known.\n");
+	result_free(&r);
+	restore_path();
 }
 END_TEST
 
@@ -1937,6 +2109,10 @@ START_TEST(test_man)
 	ck_assert_ptr_nonnull(strstr(text, " bench trtllm model MODEL [ image IMAGE ] [ isl N ] "
 				      "[ osl N ] [ concurrency N ] [ prompts N ] [ COMMON ] "));
 	ck_assert_ptr_nonnull(strstr(text, " bench { vllm | sglang } model MODEL [ mode MODE ] "));
+	ck_assert_ptr_nonnull(strstr(text, " check [ peer ADDR[,ADDR...] ] [ gid-index N ] [ "
+				      "nccl-bytes SIZE ] [ peer-file FILE[,FILE...] ] "));
+	ck_assert_ptr_nonnull(strstr(text, " nccl env [ peer HOST[,HOST...] ] [ peer-file "
+				      "FILE[,FILE...] ] [ format { export | mpirun } ] "));
 	free(warn);
 	free(text);
 }
@@ -1957,6 +2133,11 @@ static const struct {
 	{ "bench vllm mode \"\"", "serve throughput" },
 	{ "bench sglang mode \"\"", "serve offline" },
 	{ "tune show profile \"\"", "throughput latency" },
+	/* nccl env, and check's keywords */
+	{ "nccl \"\"", "env help" },
+	{ "nccl env \"\"", "peer peer-file format" },
+	{ "nccl env format \"\"", "export mpirun" },
+	{ "check \"\"", "peer gid-index nccl-bytes peer-file" },
 };
 
 START_TEST(test_completion)
@@ -2028,6 +2209,9 @@ static Suite *cli_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_invocation, 0, ARRAY_SIZE(invocations));
 	tcase_add_loop_test(tc, test_json_vocabulary, 0, ARRAY_SIZE(json_docs));
+	tcase_add_test(tc, test_nccl_env_text);
+	tcase_add_test(tc, test_nccl_env_json);
+	tcase_add_test(tc, test_nccl_env_ssh);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("docs");

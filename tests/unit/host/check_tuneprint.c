@@ -198,11 +198,21 @@ START_TEST(test_checklist)
 	json_object *arr, *o;
 	struct capture c;
 	char *out;
+	size_t i;
 
+	/* no item yet: nothing to hold a fact */
+	sp_check_fact_str(&l, "device", "rxe0");
 	ck_assert_int_eq(sp_check_add(&l, SP_CHECK_PASS, "module", NULL, "sparkperf %s", "0.1"), 0);
 	ck_assert_int_eq(sp_check_add(&l, SP_CHECK_FAIL, "jumbo 192.168.200.13", "set the MTU",
 				      "fragments of %u bytes\tvia eth0", 1500), 0);
 	ck_assert_int_eq(sp_check_add(&l, SP_CHECK_SKIP, "pcie rxe0", "unused", "software"), 0);
+	/* facts: -j only, of the last item, as many as there is room for */
+	sp_check_fact_str(&l, "device", "rxe0");
+	sp_check_fact_u64(&l, "pcie_width", 2);
+	sp_check_fact_num(&l, "pcie_speed_gt_per_s", 32, 1);
+	for (i = 0; i < SP_CHECK_FACTS; i++)
+		sp_check_fact_u64(&l, "pcie_max_width", i);
+	ck_assert_uint_eq(l.items[2].n_facts, SP_CHECK_FACTS);
 	ck_assert_uint_eq(sp_check_count(&l, SP_CHECK_FAIL), 1);
 
 	cap_start(&c, false, false);
@@ -229,6 +239,12 @@ START_TEST(test_checklist)
 	assert_str(o, "name", "jumbo 192.168.200.13");
 	assert_str(o, "detail", "fragments of 1500 bytes\tvia eth0");
 	assert_str(o, "fix", "set the MTU");
+	assert_null(o, "facts");
+	o = get(json_object_array_get_idx(arr, 2), "facts");
+	assert_str(o, "device", "rxe0");
+	assert_int(o, "pcie_width", 2);
+	assert_double(o, "pcie_speed_gt_per_s", 32, 0);
+	assert_int(o, "pcie_max_width", 4);
 	json_object_put(arr);
 	free(out);
 	sp_checklist_free(&l);

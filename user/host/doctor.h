@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The preflight doctor ("check"): what its items read and where they write
+ * their lines. check.c runs it (the module, the ports, the MTUs, the GIDs
+ * of every address, the sysctls, the peers' routes and paths); checkhalf.c
+ * holds the items of each half that DGX Spark owners trip over (a half at
+ * PCIe x2, a pinned GID index that is wrong or moved, RoCE MTU 1024 and
+ * its cause, firmware that differs) and the memory ones. Every file is
+ * read through io, so that the unit tests point it at a fake sysfs and
+ * procfs tree.
+ */
+#ifndef SPARKPERF_CTL_DOCTOR_H
+#define SPARKPERF_CTL_DOCTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "checklist.h"
+#include "knobs.h"
+#include "lib/halves.h"
+#include "lib/ifaddr.h"
+#include "lib/model.h"
+#include "lib/parse.h"
+
+#define SP_DOCTOR_PEERS 16
+
+/* ethtool -i of a netdev (struct ethtool_drvinfo's strings). */
+struct sp_drvinfo {
+	char driver[32];
+	char version[32];
+	char fw_version[32];
+	char bus_info[32];
+};
+
+/* A jumbo probe to a peer whose path's MTU is smaller than the netdev's. */
+struct sp_jumbo_short {
+	char netdev[SP_IFNAME_MAX];
+	char peer[SP_ADDR_STRLEN];
+};
+
+/* What check was told: the GID index that NCCL and perftest will use, the planned NCCL size. */
+struct sp_doctor_opts {
+	const char *nccl_gid_index;	/* NCCL_IB_GID_INDEX as set; NULL: unset */
+	bool has_gid_index;		/* gid-index N (perftest's -x) */
+	uint32_t gid_index;
+	uint64_t nccl_bytes;		/* nccl-bytes SIZE; 0: not given */
+	const struct sp_halves *peer_files;	/* peer-file FILE,...: other hosts' halves */
+	size_t n_peer_files;
+};
+
+struct sp_doctor {
+	struct sp_checklist list;
+	struct sp_knob_io io;		/* sysfs and procfs: the running system's, or a tree */
+	struct sp_knob_io state_io;	/* the state directory's files */
+	const char *state_dir;		/* where the GID indexes are remembered */
+	/* ethtool -i: sp_host_drvinfo(); the tests give a table */
+	int (*drvinfo)(const char *netdev, struct sp_drvinfo *out);
+	bool module;
+	struct sp_dev_list devs;
+	struct sp_ifaddr *addrs;
+	size_t n_addrs;
+	struct sp_halves halves;	/* of devs and addrs */
+	struct sp_jumbo_short short_paths[SP_DOCTOR_PEERS];
+	size_t n_short_paths;
+	int ret;			/* -ENOMEM stops it */
+};
+
+/* An item (nothing once ret is set). */
+void sp_doctor_add(struct sp_doctor *d, enum sp_check_status st, const char *name,
+		   const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* The fix of a path whose MTU is smaller than the netdev's. */
+extern const char sp_doctor_jumbo_fix[];
+
+/* A number from a one-line file; false when it is absent or not a number. */
+bool sp_doctor_read_u32(struct sp_doctor *d, const char *path, uint32_t *v);
+
+/* ---- checkhalf.c -------------------------------------------------------------- */
+
+/* Each RDMA device's PCIe link, current against maximum width and speed, named by half. */
+void sp_check_pcie(struct sp_doctor *d);
+/* Each half's RoCE v2 IPv4 GID index, against NCCL_IB_GID_INDEX and gid-index. */
+void sp_check_gid_index(struct sp_doctor *d, const struct sp_doctor_opts *o);
+/* The GID indexes against those of the previous check, remembered in state_dir. */
+void sp_check_gid_drift(struct sp_doctor *d);
+/* Each half's driver and firmware, against the other halves and the peers' files. */
+void sp_check_firmware(struct sp_doctor *d, const struct sp_doctor_opts *o);
+/* MemAvailable against nccl-tests' 2 x SIZE, and CmaTotal. */
+void sp_check_memory(struct sp_doctor *d, const struct sp_doctor_opts *o);
+/* Each port's RoCE active MTU and its cause: this end's netdev, or a short path. */
+void sp_check_roce_mtu(struct sp_doctor *d);
+
+#endif
