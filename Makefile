@@ -9,6 +9,8 @@
 #   make deb        Debian packages in build/deb/ (sparkperf-dkms, sparkperf-ctl
 #                   for this machine and for arm64), lintian-clean
 #   make deb-check  make deb, then the packages' contents and metadata
+#   make deb-vm-check  make deb, then apt install, DKMS and apt purge of the
+#                   packages in a VM on 6.1 and 7.3 (KVER=... for one)
 #
 # KERNELDIR selects the kernel headers for the module: by default those of
 # the running kernel, or Debian's packaged headers (the VM kernel) when the
@@ -185,6 +187,30 @@ deb:
 deb-check:
 	scripts/deb-check
 
+# The packages installed in a VM (tests/vm/t-deb.sh): apt install with the
+# running kernel's headers, DKMS's build loaded, sparkperf-ctl from /usr/bin,
+# DKMS building for a second kernel's headers, apt purge leaving nothing.
+# make deb, then deb-vm-run for each kernel (KVER=... for one): its module
+# and CLI for the harness, scripts/deb-vm-prep gathering on the host what
+# the guest, which has no network, installs from, and the test. Outside
+# make check: DKMS compiles the module twice in the emulated guest, 10 to 20
+# minutes a kernel. make deb-vm-run KVER=... runs one again with the
+# packages of the last make deb.
+DEB_VM_KERNELS = $(or $(KVER),6.1 7.3)
+deb-vm-check: deb
+	@rm -f build/vm/deb-matrix.txt; mkdir -p build/vm; fail=0; \
+	for k in $(DEB_VM_KERNELS); do \
+		rm -f build/vm/suite.log; \
+		$(MAKE) --no-print-directory deb-vm-run KVER=$$k || fail=1; \
+		echo "deb-vm-check: $$(KVER=$$k scripts/kver):" \
+			"$$(tail -n1 build/vm/suite.log 2>/dev/null || echo 'no VM run, see above')" \
+			>>build/vm/deb-matrix.txt; \
+	done; cat build/vm/deb-matrix.txt; exit $$fail
+
+deb-vm-run: vm-kmod vm-user
+	scripts/deb-vm-prep
+	scripts/vm-suite tests/vm/t-deb.sh
+
 # Installs the module sources under /usr/src and lets DKMS build and install
 # them for the running kernel (and, with AUTOINSTALL, for future ones).
 dkms-install:
@@ -199,4 +225,4 @@ clean:
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
 	bench check check-all debug-check demo \
-	install dkms-install deb deb-check clean
+	install dkms-install deb deb-check deb-vm-check deb-vm-run clean
