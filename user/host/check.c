@@ -43,6 +43,7 @@
 static const char check_usage[] =
 	"Usage: sparkperf-ctl [ OPTIONS ] check [ peer ADDR[,ADDR...] ] [ gid-index N ]\n"
 	"                  [ nccl-bytes SIZE ] [ peer-file FILE[,FILE...] ]\n"
+	"                  [ probe { bw | none } ]\n"
 	"       sparkperf-ctl check help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
 	"       ADDR := an IPv4 address of the other Spark's RDMA netdevs\n"
@@ -56,7 +57,10 @@ static const char check_usage[] =
 	"the MTUs, the RoCE v2 GIDs, the multi-NIC sysctls, the memlock limit, MemAvailable\n"
 	"(against 2 x SIZE) and CmaTotal; with peers, the route, a jumbo probe (don't\n"
 	"fragment, MTU - 28 bytes of ICMP payload) and the neighbour entry of each; then each\n"
-	"port's RoCE MTU and its cause. Exits 1 when an item fails.\n";
+	"port's RoCE MTU and its cause; last, with peers, unless probe none: from each half\n"
+	"to each peer it reaches directly, a bandwidth probe (bw run " SP_PROBE_BW_ARGS ")\n"
+	"and a latency probe (lat run " SP_PROBE_LAT_ARGS ") to the sparkperf server there\n"
+	"(sparkperf-ctl server start on the peer). Exits 1 when an item fails.\n";
 
 void sp_doctor_add(struct sp_doctor *d, enum sp_check_status st, const char *name,
 		   const char *fix, const char *fmt, ...)
@@ -421,6 +425,20 @@ static const char *nud_str(uint16_t state)
 	}
 }
 
+/* A peer reached directly from a half: the probes measure it. */
+static void probe_target_add(struct sp_doctor *d, const struct sp_dev *dev, const char *ifname,
+			     const char *ip)
+{
+	struct sp_probe_target *t;
+
+	if (d->n_probe_targets == SP_DOCTOR_PEERS)
+		return;
+	t = &d->probe_targets[d->n_probe_targets++];
+	snprintf(t->dev, sizeof(t->dev), "%s", dev->name);
+	snprintf(t->netdev, sizeof(t->netdev), "%s", ifname);
+	snprintf(t->peer, sizeof(t->peer), "%s", ip);
+}
+
 /* The route to a peer (looked up before: ret); its netdev in ifname. false: none. */
 static bool check_route(struct sp_doctor *d, struct sp_nl *rt, int ret, const char *ip,
 			const struct sp_route *r, char *ifname)
@@ -455,6 +473,8 @@ static bool check_route(struct sp_doctor *d, struct sp_nl *rt, int ret, const ch
 		sp_doctor_add(d, SP_CHECK_PASS, name, NULL, "direct on %s%s%s", ifname,
 			      r->has_prefsrc ? " from " : "",
 			      r->has_prefsrc ? sp_fmt_addr(&r->prefsrc, gw, sizeof(gw)) : "");
+		if (d->module)
+			probe_target_add(d, dev, ifname, ip);
 	}
 	return true;
 }
@@ -625,11 +645,9 @@ static void run_checks(struct sp_doctor *d, const struct sp_addr *peers, size_t 
 		sp_nl_close(&rt);
 	/* after the jumbo probes, which find a path's MTU smaller than a netdev's */
 	sp_check_roce_mtu(d);
-	/*
-	 * What needs the module's sessions to the peers' servers comes last,
-	 * when it comes: a bandwidth probe per half, the registration of a
-	 * large buffer.
-	 */
+	/* last: the module's sessions to the peers' servers, with the paths known */
+	if (n_peers && o->probe)
+		sp_check_probe(d);
 }
 
 /* peer-file FILE,...: the other hosts' -j check. 0 or an exit status. */
@@ -649,11 +667,11 @@ static int read_peer_files(const struct sp_list *files, struct sp_halves *out)
 	return 0;
 }
 
-enum { CK_PEER, CK_GID, CK_BYTES, CK_FILES };
+enum { CK_PEER, CK_GID, CK_BYTES, CK_FILES, CK_PROBE };
 
 int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 {
-	const char *peer_s = NULL, *state_dir = getenv("SPARKPERF_STATE_DIR");
+	const char *peer_s = NULL, *probe_s = "bw", *state_dir = getenv("SPARKPERF_STATE_DIR");
 	struct sp_list files = { 0 };
 	struct sp_doctor_opts o = { .nccl_gid_index = getenv("NCCL_IB_GID_INDEX") };
 	struct sp_kv kv[] = {
@@ -666,6 +684,8 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 			       .dst = &o.nccl_bytes },
 		[CK_FILES] = { .key = "peer-file", .what = "peer file list", .type = SP_KV_LIST,
 			       .dst = &files },
+		[CK_PROBE] = { .key = "probe", .what = "probe", .type = SP_KV_STRING,
+			       .dst = &probe_s },
 	};
 	struct sp_halves peer_files[MAX_PEERS] = { 0 };
 	struct sp_addr peers[MAX_PEERS];
@@ -682,8 +702,12 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 		return sp_usage_error("check", "%s", err);
 	}
 	o.has_gid_index = kv[CK_GID].seen;
-	ret = files.n > MAX_PEERS ? sp_usage_error("check", "Too many peer files: %zu (at most "
-						    "%d)", files.n, MAX_PEERS) : 0;
+	o.probe = !strcmp(probe_s, "bw");
+	ret = strcmp(probe_s, "bw") && strcmp(probe_s, "none") ?
+	      sp_usage_error("check", "Invalid probe: '%s' (bw or none)", probe_s) : 0;
+	if (!ret && files.n > MAX_PEERS)
+		ret = sp_usage_error("check", "Too many peer files: %zu (at most %d)", files.n,
+				     MAX_PEERS);
 	if (!ret && peer_s)
 		ret = sp_run_parse_peers("check", peer_s, peers, MAX_PEERS, &n_peers);
 	if (!ret)
@@ -695,6 +719,7 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 	sp_knob_io_files(&d.state_io, "");
 	d.state_dir = state_dir && *state_dir ? state_dir : "/var/lib/sparkperf";
 	d.drvinfo = sp_host_drvinfo;
+	d.probe = sp_check_probe_run;
 	if (!ret) {
 		run_checks(&d, peers, n_peers, &o);
 		ret = d.ret ? d.ret : sp_print_checklist(&d.list);

@@ -44,6 +44,13 @@ static void pcie_link(struct sp_doctor *d, const struct sp_dev *dev, const char 
 			      "of x%s, %s of %s)", dev->parent, v[0], v[1], v[2], v[3]);
 		return;
 	}
+	if (d->n_pcie < SP_DOCTOR_PEERS) {
+		struct sp_pcie_link *l = &d->pcie[d->n_pcie++];
+
+		snprintf(l->dev, sizeof(l->dev), "%s", dev->name);
+		l->width = width;
+		l->speed_gt_per_s = speed;
+	}
 	narrow = width < max_width;
 	slow = speed < max_speed;
 	/* "x2 of x4", or "x4" at its maximum; sysfs says "32.0 GT/s PCIe" */

@@ -39,6 +39,32 @@ struct sp_jumbo_short {
 	char peer[SP_ADDR_STRLEN];
 };
 
+/* A half's PCIe link as trained, for what the bandwidth probe can expect of it. */
+struct sp_pcie_link {
+	char dev[SPARKPERF_DEV_NAME_MAX];
+	uint32_t width;
+	double speed_gt_per_s;
+};
+
+/* A half and a peer address that its netdev reaches directly: what probe bw measures. */
+struct sp_probe_target {
+	char dev[SPARKPERF_DEV_NAME_MAX];
+	char netdev[SP_IFNAME_MAX];
+	char peer[SP_ADDR_STRLEN];
+};
+
+/* What the probes of one target measured; an error says why a probe has no figure. */
+struct sp_probe_result {
+	bool has_bw;
+	double gbit_per_s;
+	bool has_lat;
+	uint64_t rtt_p50_ns;
+	uint64_t rtt_p99_ns;
+	bool no_server;			/* the peer runs no sparkperf server */
+	char bw_error[160];
+	char lat_error[160];
+};
+
 /* What check was told: the GID index that NCCL and perftest will use, the planned NCCL size. */
 struct sp_doctor_opts {
 	const char *nccl_gid_index;	/* NCCL_IB_GID_INDEX as set; NULL: unset */
@@ -47,6 +73,7 @@ struct sp_doctor_opts {
 	uint64_t nccl_bytes;		/* nccl-bytes SIZE; 0: not given */
 	const struct sp_halves *peer_files;	/* peer-file FILE,...: other hosts' halves */
 	size_t n_peer_files;
+	bool probe;			/* probe bw (the default with peers); probe none */
 };
 
 struct sp_doctor {
@@ -63,6 +90,12 @@ struct sp_doctor {
 	struct sp_halves halves;	/* of devs and addrs */
 	struct sp_jumbo_short short_paths[SP_DOCTOR_PEERS];
 	size_t n_short_paths;
+	struct sp_pcie_link pcie[SP_DOCTOR_PEERS];
+	size_t n_pcie;
+	struct sp_probe_target probe_targets[SP_DOCTOR_PEERS];
+	size_t n_probe_targets;
+	/* the bandwidth and latency probes of a target: sp_check_probe_run(); the tests give figures */
+	int (*probe)(const struct sp_probe_target *t, struct sp_probe_result *r);
 	int ret;			/* -ENOMEM stops it */
 };
 
@@ -90,5 +123,24 @@ void sp_check_firmware(struct sp_doctor *d, const struct sp_doctor_opts *o);
 void sp_check_memory(struct sp_doctor *d, const struct sp_doctor_opts *o);
 /* Each port's RoCE active MTU and its cause: this end's netdev, or a short path. */
 void sp_check_roce_mtu(struct sp_doctor *d);
+
+/* ---- checkprobe.c ------------------------------------------------------------------ */
+
+/* The probes' shape: what a user runs by hand to repeat one. */
+#define SP_PROBE_BW_ARGS "size 1M qps 4 duration 2"
+#define SP_PROBE_LAT_ARGS "size 64 duration 1"
+
+/*
+ * Runs "sparkperf-ctl -j bw run" and "lat run" with SP_PROBE_*_ARGS to the
+ * target (this very program, /proc/self/exe) and reads their JSON. 0, or
+ * -errno when they could not be run at all.
+ */
+int sp_check_probe_run(const struct sp_probe_target *t, struct sp_probe_result *r);
+/*
+ * The probes of every target (d->probe), each judged: a ConnectX-7 half
+ * against the figures Spark owners see, any other NIC against its best
+ * sibling half.
+ */
+void sp_check_probe(struct sp_doctor *d);
 
 #endif

@@ -2,9 +2,10 @@
 /*
  * The doctor's items of each half and of memory (host/checkhalf.c), on a
  * Spark's halves as the module reports them and a fake sysfs and procfs
- * (tests/fixtures/doctor/spark-x2, a test double of the hardware: one half
- * at PCIe x2, CmaTotal 0), with ethtool -i from a table and the state
- * directory in a temporary one.
+ * (tests/fixtures/doctor/spark-x2, a test double of the hardware: four
+ * ConnectX-7 functions, one half at PCIe x2, CmaTotal 0), with ethtool -i
+ * and the probes' figures from tables and the state directory in a
+ * temporary one.
  */
 #include <check.h>
 #include <errno.h>
@@ -488,6 +489,144 @@ START_TEST(test_roce_mtu)
 }
 END_TEST
 
+/* ---- probe bw --------------------------------------------------------------------------- */
+
+/* What the probes of each half measured, as the test double answers them. */
+static const struct {
+	const char *dev;
+	double gbit_per_s;		/* < 0: no figure */
+	const char *error;
+} probe_figures[] = {
+	{ "rocep1s0f0", 112.4, NULL },		/* healthy, 4 QPs */
+	{ "rocep1s0f1", 13.2, NULL },		/* the degraded ConnectX-7 state */
+	{ "roceP2p1s0f0", 55.0, NULL },		/* the half at x2 */
+	{ "roceP2p1s0f1", 95.0, NULL },		/* below 90 % of its PCIe */
+	{ "rxe0", 0.31, NULL },
+	{ "rxe1", 0.02, NULL },			/* shaped */
+	{ "rxe2", -1, "connection rejected by 10.9.0.2: invalid service ID" },
+	{ "rxe3", -1, "connection rejected by 10.9.0.3: server busy: 64 connections" },
+};
+
+static int fake_probe(const struct sp_probe_target *t, struct sp_probe_result *r)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < ARRAY_SIZE(probe_figures); i++) {
+		if (strcmp(probe_figures[i].dev, t->dev))
+			continue;
+		if (probe_figures[i].error) {
+			snprintf(r->bw_error, sizeof(r->bw_error), "%s", probe_figures[i].error);
+			snprintf(r->lat_error, sizeof(r->lat_error), "%s", probe_figures[i].error);
+			r->no_server = strstr(probe_figures[i].error, "invalid service ID") != NULL;
+			return 0;
+		}
+		r->has_bw = true;
+		r->gbit_per_s = probe_figures[i].gbit_per_s;
+		r->has_lat = true;
+		r->rtt_p50_ns = 4210;
+		r->rtt_p99_ns = 5020;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void target_add(struct sp_doctor *d, const char *dev, const char *netdev, const char *peer)
+{
+	struct sp_probe_target *t = &d->probe_targets[d->n_probe_targets++];
+
+	snprintf(t->dev, sizeof(t->dev), "%s", dev);
+	snprintf(t->netdev, sizeof(t->netdev), "%s", netdev);
+	snprintf(t->peer, sizeof(t->peer), "%s", peer);
+}
+
+START_TEST(test_probe_connectx7)
+{
+	const struct sp_check_item *it;
+	struct sp_doctor d;
+
+	doctor_init(&d, SPARK_X2);
+	d.probe = fake_probe;
+	d.devs.devs[0].ports[0].rate_mbps = 200000;
+	sp_check_pcie(&d);
+	target_add(&d, "rocep1s0f0", "enp1s0f0np0", "192.168.200.13");
+	target_add(&d, "rocep1s0f1", "enp1s0f1np1", "192.168.202.13");
+	target_add(&d, "roceP2p1s0f0", "enP2p1s0f0np0", "192.168.201.13");
+	target_add(&d, "roceP2p1s0f1", "enP2p1s0f1np1", "192.168.203.13");
+	sp_check_probe(&d);
+	/* PCIe Gen5 x4 carries less than the 200G link: it is the limit */
+	assert_item(&d, "probe-bw rocep1s0f0 192.168.200.13", SP_CHECK_PASS, "112.4 Gbit/s to "
+		    "192.168.200.13 (4 QPs, 1 MiB writes, 2 s); its PCIe x4 at 32.0 GT/s allows "
+		    "115 Gbit/s");
+	it = item(&d, "probe-bw rocep1s0f0 192.168.200.13");
+	ck_assert(fact(it, "gbit_per_s")->num == 112.4);
+	ck_assert_int_eq((int)fact(it, "expected_gbit_per_s")->num, 115);
+	ck_assert_str_eq(fact(it, "netdev")->str, "enp1s0f0np0");
+	/* a clean x4 link at 13 Gbit/s: only the probe sees it */
+	assert_item(&d, "probe-bw rocep1s0f1 192.168.202.13", SP_CHECK_FAIL, "13.2 Gbit/s to "
+		    "192.168.202.13 (4 QPs, 1 MiB writes, 2 s), below the 80 Gbit/s a ConnectX-7 "
+		    "half must move; its PCIe x4 at 32.0 GT/s allows 115 Gbit/s");
+	ck_assert(strstr(item(&d, "probe-bw rocep1s0f1 192.168.202.13")->fix,
+			 "the degraded ConnectX-7 state") != NULL);
+	/* at x2 the half cannot reach 80 */
+	assert_item(&d, "probe-bw roceP2p1s0f0 192.168.201.13", SP_CHECK_FAIL, "55.0 Gbit/s to "
+		    "192.168.201.13 (4 QPs, 1 MiB writes, 2 s), below the 80 Gbit/s a ConnectX-7 "
+		    "half must move; its PCIe x2 at 32.0 GT/s allows 58 Gbit/s");
+	assert_item(&d, "probe-bw roceP2p1s0f1 192.168.203.13", SP_CHECK_WARN, "95.0 Gbit/s to "
+		    "192.168.203.13 (4 QPs, 1 MiB writes, 2 s), below 90 % of what it should "
+		    "move; its PCIe x4 at 32.0 GT/s allows 115 Gbit/s");
+	assert_item(&d, "probe-lat rocep1s0f0 192.168.200.13", SP_CHECK_PASS, "64-byte write "
+		    "round trips to 192.168.200.13: p50 4.21 us, p99 5.02 us");
+	ck_assert_uint_eq(fact(item(&d, "probe-lat rocep1s0f0 192.168.200.13"),
+			       "rtt_p99_ns")->u64, 5020);
+	doctor_free(&d);
+}
+END_TEST
+
+START_TEST(test_probe_siblings)
+{
+	struct sp_doctor d;
+
+	doctor_init(&d, SPARK_X2);
+	d.probe = fake_probe;
+	/* soft-RoCE: no PCI function, no figure known; the halves are each other's reference */
+	dev_add_half(&d.devs, "rxe0", NULL, "eth0", true, 1500, 1024, "10.0.0.1", 1);
+	dev_add_half(&d.devs, "rxe1", NULL, "eth1", true, 1500, 1024, "10.0.1.1", 1);
+	dev_add_half(&d.devs, "rxe2", NULL, "eth2", true, 1500, 1024, "10.0.2.1", 1);
+	dev_add_half(&d.devs, "rxe3", NULL, "eth3", true, 1500, 1024, "10.0.3.1", 1);
+	d.devs.devs[4].ports[0].rate_mbps = 10000;
+	target_add(&d, "rxe0", "eth0", "10.0.0.2");
+	target_add(&d, "rxe1", "eth1", "10.0.1.2");
+	target_add(&d, "rxe2", "eth2", "10.9.0.2");
+	target_add(&d, "rxe3", "eth3", "10.9.0.3");
+	sp_check_probe(&d);
+	assert_item(&d, "probe-bw rxe0 10.0.0.2", SP_CHECK_PASS, "0.31 Gbit/s to 10.0.0.2 (4 QPs, "
+		    "1 MiB writes, 2 s), the most of the halves; next rxe1 (0.02); its port says 10 Gbit/s");
+	assert_item(&d, "probe-bw rxe1 10.0.1.2", SP_CHECK_FAIL, "0.02 Gbit/s to 10.0.1.2 (4 QPs, "
+		    "1 MiB writes, 2 s), 6 % of what rxe0 moves (0.31)");
+	/* no server there: said, not failed, and nothing measured */
+	assert_item(&d, "probe-bw rxe2 10.9.0.2", SP_CHECK_WARN, "no sparkperf server answers at "
+		    "10.9.0.2: not measured");
+	assert_item(&d, "probe-lat rxe2 10.9.0.2", SP_CHECK_SKIP, "no sparkperf server answers at "
+		    "10.9.0.2");
+	/* any other failure fails */
+	assert_item(&d, "probe-bw rxe3 10.9.0.3", SP_CHECK_FAIL, "the bandwidth probe to 10.9.0.3 "
+		    "failed: connection rejected by 10.9.0.3: server busy: 64 connections");
+	doctor_free(&d);
+
+	/* one half only: nothing to compare with */
+	doctor_init(&d, SPARK_X2);
+	d.probe = fake_probe;
+	dev_add_half(&d.devs, "rxe0", NULL, "eth0", true, 1500, 1024, "10.0.0.1", 1);
+	target_add(&d, "rxe0", "eth0", "10.0.0.2");
+	sp_check_probe(&d);
+	assert_item(&d, "probe-bw rxe0 10.0.0.2", SP_CHECK_PASS, "0.31 Gbit/s to 10.0.0.2 (4 QPs, "
+		    "1 MiB writes, 2 s); no other half to compare with, and no figure known for "
+		    "this NIC");
+	doctor_free(&d);
+}
+END_TEST
+
 /* ---- -j check, read back by another host -------------------------------------------- */
 
 START_TEST(test_check_json_halves)
@@ -537,6 +676,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_cma);
 	tcase_add_test(tc, test_roce_mtu);
 	tcase_add_test(tc, test_check_json_halves);
+	tcase_add_test(tc, test_probe_connectx7);
+	tcase_add_test(tc, test_probe_siblings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "spawn.h"
+
+/* Between SIGTERM and SIGKILL at the deadline. */
+#define KILL_GRACE_MS 3000
+
+struct stream {
+	int fd;
+	char *buf;
+	size_t len;
+};
+
+/* Reads what is there; false at the end of the stream (or on an error). */
+static bool stream_read(struct stream *s)
+{
+	char chunk[4096];
+	ssize_t got = read(s->fd, chunk, sizeof(chunk));
+	size_t keep;
+
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (got <= 0)
+		return false;
+	keep = s->len + (size_t)got > SP_SPAWN_KEEP_MAX ? SP_SPAWN_KEEP_MAX - s->len :
+	       (size_t)got;
+	memcpy(s->buf + s->len, chunk, keep);
+	s->len += keep;
+	s->buf[s->len] = '\0';
+	return true;
+}
+
+static void child(char *const argv[], int out, int err, int report)
+{
+	int in = open("/dev/null", O_RDONLY);
+	int e;
+
+	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	execv(argv[0], argv);
+	e = errno;
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Reads both streams until they end, or the deadline (then the child is stopped). */
+static void drain(struct stream *st, pid_t pid, int64_t timeout_ms, struct sp_spawn *s)
+{
+	int64_t deadline = sp_run_now_ms() + timeout_ms, left;
+	struct pollfd pfd[2];
+	bool open_[2] = { true, true }, termed = false;
+	nfds_t n, i;
+
+	while (open_[0] || open_[1]) {
+		n = 0;
+		for (i = 0; i < 2; i++)
+			if (open_[i])
+				pfd[n++] = (struct pollfd){ .fd = st[i].fd, .events = POLLIN };
+		left = deadline - sp_run_now_ms();
+		if (left <= 0) {
+			/* stopped: its streams end with it */
+			kill(pid, termed ? SIGKILL : SIGTERM);
+			s->timed_out = true;
+			deadline = sp_run_now_ms() + KILL_GRACE_MS;
+			if (termed)
+				break;
+			termed = true;
+			continue;
+		}
+		if (poll(pfd, n, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < n; i++) {
+			size_t k = pfd[i].fd == st[0].fd ? 0 : 1;
+
+			if (pfd[i].revents && !stream_read(&st[k]))
+				open_[k] = false;
+		}
+	}
+}
+
+int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, report[2] = { -1, -1 }, ret = 0, e;
+	struct stream st[2] = { { .fd = -1 }, { .fd = -1 } };
+	pid_t pid = -1;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->out = calloc(1, SP_SPAWN_KEEP_MAX + 1);
+	s->err = calloc(1, SP_SPAWN_KEEP_MAX + 1);
+	if (!s->out || !s->err)
+		ret = -ENOMEM;
+	else if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
+		ret = -errno;
+	if (!ret) {
+		pid = fork();
+		if (pid < 0)
+			ret = -errno;
+		else if (!pid)
+			child(argv, out[1], err[1], report[1]);
+	}
+	for (i = 0; i < 2; i++) {
+		int *p = i ? err : out;
+
+		if (p[1] >= 0)
+			close(p[1]);
+	}
+	if (report[1] >= 0)
+		close(report[1]);
+	if (!ret) {
+		/* exec closes the report pipe: nothing to read means it started */
+		if (read(report[0], &e, sizeof(e)) == sizeof(e))
+			s->exec_errno = e;
+		st[0] = (struct stream){ .fd = out[0], .buf = s->out };
+		st[1] = (struct stream){ .fd = err[0], .buf = s->err };
+		if (!s->exec_errno)
+			drain(st, pid, timeout_ms, s);
+		while (waitpid(pid, &s->status, 0) < 0 && errno == EINTR)
+			;
+	}
+	for (i = 0; i < 2; i++) {
+		int *p = i ? err : out;
+
+		if (p[0] >= 0)
+			close(p[0]);
+	}
+	if (report[0] >= 0)
+		close(report[0]);
+	if (ret)
+		sp_spawn_free(s);
+	return ret;
+}
+
+void sp_spawn_free(struct sp_spawn *s)
+{
+	free(s->out);
+	free(s->err);
+	s->out = NULL;
+	s->err = NULL;
+}
