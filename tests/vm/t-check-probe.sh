@@ -8,7 +8,8 @@
 # data and answers round trips; with eth1 of spark2 shaped to 20 Mbit/s
 # (tc tbf), that half's bandwidth probe fails by name, against its sibling,
 # while the other passes; without a server the probes say so and measure
-# nothing; "probe none" leaves them out.
+# nothing; "probe none" leaves them out. On the way, the registration of
+# 256 MiB on each device, and its failure under a 64 KiB memlock limit.
 # shellcheck source=tests/vm/lib.sh
 . "$SP_REPO/tests/vm/lib.sh"
 
@@ -48,6 +49,9 @@ if sp_is_b; then
 	sp_check 1 "spark2: a latency probe per half, p50 and p99" \
 		'[.[] | select(.name | startswith("probe-lat ")) | .status == "pass" and
 		  .facts.rtt_p50_ns > 0 and .facts.rtt_p99_ns >= .facts.rtt_p50_ns] == [true, true]'
+	sp_check 1 "spark2: 256 MiB registered with ibv_reg_mr on each RDMA device" \
+		"[.[] | select(.name | startswith(\"register \")) | .status == \"pass\" and
+		  .facts.bytes == 268435456] == [true, true]"
 	sp_checks "$tmp/healthy.json"
 
 	sp_test "spark2: eth1 shaped to 20 Mbit/s" \
@@ -84,6 +88,16 @@ if sp_is_b; then
 	check_to none probe none
 	jq -e '[.[] | select(.name | startswith("probe"))] == []' "$tmp/none.json" >/dev/null
 	sp_ok "spark2: probe none leaves the probes out"
+	# what a user without CAP_IPC_LOCK under a 64 KiB locked-memory limit meets in NCCL
+	(ulimit -l 64 && setpriv --bounding-set=-ipc_lock sparkperf-ctl -j check \
+		>"$tmp/memlock.json")
+	[ $? = 1 ]
+	sp_ok "spark2: under a 64 KiB memlock limit, check exits 1"
+	sp_check 1 "spark2: the registration fails on each device, naming the limit" \
+		'[.[] | select(.name | startswith("register ")) | .status == "fail" and
+		  (.detail | test("Cannot allocate memory")) and
+		  (.fix | test("locked-memory limit"))] == [true, true]'
+	sp_checks "$tmp/memlock.json"
 	sparkperf-ctl check peer "$peers" probe fast 2>"$tmp/usage.err"
 	[ $? = 2 ] && [ "$(wc -l <"$tmp/usage.err")" = 1 ] &&
 		grep -q "Invalid probe: 'fast' (bw or none)" "$tmp/usage.err"

@@ -55,12 +55,13 @@ static const char check_usage[] =
 	"IPv4 GID index (against NCCL_IB_GID_INDEX and gid-index, and the previous check's,\n"
 	"remembered in /var/lib/sparkperf or $SPARKPERF_STATE_DIR), the driver and firmware;\n"
 	"the MTUs, the RoCE v2 GIDs, the multi-NIC sysctls, the memlock limit, MemAvailable\n"
-	"(against 2 x SIZE) and CmaTotal; with peers, the route, a jumbo probe (don't\n"
-	"fragment, MTU - 28 bytes of ICMP payload) and the neighbour entry of each; then each\n"
-	"port's RoCE MTU and its cause; last, with peers, unless probe none: from each half\n"
-	"to each peer it reaches directly, a bandwidth probe (bw run " SP_PROBE_BW_ARGS ")\n"
-	"and a latency probe (lat run " SP_PROBE_LAT_ARGS ") to the sparkperf server there\n"
-	"(sparkperf-ctl server start on the peer). Exits 1 when an item fails.\n";
+	"(against 2 x SIZE), CmaTotal, a 256 MiB ibv_reg_mr on each RDMA device; with peers,\n"
+	"the route, a jumbo probe (don't fragment, MTU - 28 bytes of ICMP payload) and the\n"
+	"neighbour entry of each; then each port's RoCE MTU and its cause; last, with peers,\n"
+	"unless probe none: from each half to each peer it reaches directly, a bandwidth\n"
+	"probe (bw run " SP_PROBE_BW_ARGS ") and a latency probe (lat run\n"
+	SP_PROBE_LAT_ARGS ") to the sparkperf server there (sparkperf-ctl server start on\n"
+	"the peer). Exits 1 when an item fails.\n";
 
 void sp_doctor_add(struct sp_doctor *d, enum sp_check_status st, const char *name,
 		   const char *fix, const char *fmt, ...)
@@ -636,6 +637,7 @@ static void run_checks(struct sp_doctor *d, const struct sp_addr *peers, size_t 
 	check_multi_nic(d);
 	check_memlock(d);
 	sp_check_memory(d, o);
+	sp_check_register(d);
 	if (n_peers && ret)
 		sp_doctor_add(d, SP_CHECK_SKIP, "peers", NULL, "no rtnetlink socket: %s",
 			      strerror(-ret));
@@ -720,6 +722,7 @@ int sp_cmd_check(const struct sp_ctx *ctx, int argc, char **argv)
 	d.state_dir = state_dir && *state_dir ? state_dir : "/var/lib/sparkperf";
 	d.drvinfo = sp_host_drvinfo;
 	d.probe = sp_check_probe_run;
+	d.reg = sp_host_register;
 	if (!ret) {
 		run_checks(&d, peers, n_peers, &o);
 		ret = d.ret ? d.ret : sp_print_checklist(&d.list);

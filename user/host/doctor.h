@@ -96,6 +96,8 @@ struct sp_doctor {
 	size_t n_probe_targets;
 	/* the bandwidth and latency probes of a target: sp_check_probe_run(); the tests give figures */
 	int (*probe)(const struct sp_probe_target *t, struct sp_probe_result *r);
+	/* ibv_reg_mr of bytes on an RDMA device: sp_host_register(); the tests give errors */
+	int (*reg)(const char *dev, uint64_t bytes, uint64_t *ns);
 	int ret;			/* -ENOMEM stops it */
 };
 
@@ -123,6 +125,20 @@ void sp_check_firmware(struct sp_doctor *d, const struct sp_doctor_opts *o);
 void sp_check_memory(struct sp_doctor *d, const struct sp_doctor_opts *o);
 /* Each port's RoCE active MTU and its cause: this end's netdev, or a short path. */
 void sp_check_roce_mtu(struct sp_doctor *d);
+
+/* ---- checkreg.c --------------------------------------------------------------------- */
+
+/* What the registration item registers on each RDMA device. */
+#define SP_REG_BYTES (256ULL << 20)
+
+/*
+ * Registers bytes of this process's memory with ibv_reg_mr(), as NCCL does
+ * its buffers, and releases them: 0 and the time ibv_reg_mr() took in *ns,
+ * or -errno (-ENODEV: libibverbs does not see the device).
+ */
+int sp_host_register(const char *dev, uint64_t bytes, uint64_t *ns);
+/* SP_REG_BYTES registered on each RDMA device (d->reg), against ENOMEM. */
+void sp_check_register(struct sp_doctor *d);
 
 /* ---- checkprobe.c ------------------------------------------------------------------ */
 

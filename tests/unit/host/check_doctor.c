@@ -627,6 +627,50 @@ START_TEST(test_probe_siblings)
 }
 END_TEST
 
+/* ---- registration ------------------------------------------------------------------------ */
+
+/* ibv_reg_mr as the test double answers it: one half pinned, one limited, one unseen. */
+static int fake_reg(const char *dev, uint64_t bytes, uint64_t *ns)
+{
+	ck_assert_uint_eq(bytes, 256ULL << 20);
+	*ns = 61250000;
+	if (!strcmp(dev, "rocep1s0f1"))
+		return -ENOMEM;
+	if (!strcmp(dev, "roceP2p1s0f0"))
+		return -ENODEV;
+	if (!strcmp(dev, "roceP2p1s0f1"))
+		return -EFAULT;
+	return 0;
+}
+
+START_TEST(test_register)
+{
+	struct sp_doctor d;
+
+	doctor_init(&d, SPARK_X2);
+	d.reg = fake_reg;
+	sp_check_register(&d);
+	assert_item(&d, "register rocep1s0f0", SP_CHECK_PASS, "256MiB registered with ibv_reg_mr "
+		    "in 61.2 ms");
+	ck_assert_uint_eq(fact(item(&d, "register rocep1s0f0"), "bytes")->u64, 256 << 20);
+	assert_item(&d, "register rocep1s0f1", SP_CHECK_FAIL, "ibv_reg_mr of 256MiB failed: Cannot "
+		    "allocate memory, as NCCL's registration of its buffers would");
+	ck_assert(strstr(item(&d, "register rocep1s0f1")->fix, "locked-memory limit") != NULL);
+	assert_item(&d, "register roceP2p1s0f0", SP_CHECK_SKIP, "libibverbs does not see "
+		    "roceP2p1s0f0 (its provider, ibverbs-providers, missing?)");
+	ck_assert(strstr(item(&d, "register roceP2p1s0f1")->fix, "dmesg") != NULL);
+	doctor_free(&d);
+
+	/* without the module's device list: nothing to register on */
+	doctor_init(&d, SPARK_X2);
+	d.module = false;
+	d.reg = fake_reg;
+	sp_check_register(&d);
+	assert_item(&d, "register", SP_CHECK_SKIP, "no RDMA device listed");
+	doctor_free(&d);
+}
+END_TEST
+
 /* ---- -j check, read back by another host -------------------------------------------- */
 
 START_TEST(test_check_json_halves)
@@ -678,6 +722,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_check_json_halves);
 	tcase_add_test(tc, test_probe_connectx7);
 	tcase_add_test(tc, test_probe_siblings);
+	tcase_add_test(tc, test_register);
 	suite_add_tcase(s, tc);
 	return s;
 }
