@@ -7,6 +7,8 @@
  * from the scenario named by $FAKENL, with messages built by the real libnl.
  * Multicast progress is queued on a pipe, so that ppoll() sees it.
  *
+ * libibverbs lists no device (ibv_get_device_list is replaced too).
+ *
  * $FAKENL_LOG, when set, receives one line per request: the command and its
  * attributes as the tool sent them ("LAT_RUN peer=4 port=- size=64 ...").
  *
@@ -89,6 +91,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
+#include <infiniband/verbs.h>
 
 #define FAMILY 0x1f
 #define GRP_EVENTS 5
@@ -228,6 +231,23 @@ void nl_socket_free(struct nl_sock *sk)
 	close(s->rfd);
 	close(s->wfd);
 	free(s);
+}
+
+/*
+ * libibverbs sees no device in a scripted kernel: its own device listing
+ * would go through the libnl calls replaced here, on sockets it does not
+ * expect to be ours.
+ */
+struct ibv_device **ibv_get_device_list(int *num_devices)
+{
+	if (num_devices)
+		*num_devices = 0;
+	return calloc(1, sizeof(struct ibv_device *));
+}
+
+void ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
 }
 
 /* rtnetlink is not scripted: the tool does without it */

@@ -2137,7 +2137,8 @@ static const struct {
 	{ "nccl \"\"", "env help" },
 	{ "nccl env \"\"", "peer peer-file format" },
 	{ "nccl env format \"\"", "export mpirun" },
-	{ "check \"\"", "peer gid-index nccl-bytes peer-file" },
+	{ "check \"\"", "peer gid-index nccl-bytes peer-file probe" },
+	{ "check probe \"\"", "bw none" },
 };
 
 START_TEST(test_completion)
