@@ -58,7 +58,14 @@ sp_check 1 "$SP_VM_NAME: pinned to $gid, the GID index of $SP_VM_RDMA_DEV passes
 	".[] | select(.name == \"gid-index $SP_VM_RDMA_DEV/1 ($dev)\") | .status == \"pass\""
 sp_checks "$tmp/pinned.json"
 
-# nccl env, with the other VM's devices from its -j dev
+# nccl env, with the other VM's devices from its -j dev; spark2 lists its
+# halves in another order (eth0's device re-added as rxe2, after rxe1), as
+# two hosts whose netdevs came up in another order do
+if sp_is_b; then
+	sp_test "spark2: $SP_VM_RDMA_DEV re-added as rxe2, listed after $SP_VM_RDMA_DEV2" \
+		sh -c "rdma link delete $SP_VM_RDMA_DEV && rdma link add rxe2 type rxe netdev $dev"
+	sp_wait_for "ip -br addr show dev $dev | grep -q $SP_VM_ADDR" 10
+fi
 sparkperf-ctl -j dev >"$SP_SHARED/t-check-pair-$SP_VM_NAME-dev.json"
 sp_ok "$SP_VM_NAME: dev -j for the other VM's nccl env"
 sp_barrier devs-shared
@@ -66,14 +73,24 @@ other=spark2
 sp_is_b && other=spark1
 sparkperf-ctl -j nccl env peer-file "$SP_SHARED/t-check-pair-$other-dev.json" >"$tmp/nccl.json"
 sp_ok "$SP_VM_NAME: nccl env with $other's devices"
+sp_diag "$(jq -c '[.hosts[] | {hca, subnets: [.halves[].subnet]}]' "$tmp/nccl.json")"
 sp_check 1 "$SP_VM_NAME: both hosts list both halves, position by position on one subnet" \
-	"[.hosts[] | .hca] == [[\"$SP_VM_RDMA_DEV\", \"$SP_VM_RDMA_DEV2\"],
-	  [\"$SP_VM_RDMA_DEV\", \"$SP_VM_RDMA_DEV2\"]] and [.hosts[] | [.halves[].subnet]] ==
-	 [[\"192.168.200.0/24\", \"192.168.201.0/24\"], [\"192.168.200.0/24\", \"192.168.201.0/24\"]]"
+	'(.hosts | length) == 2 and all(.hosts[]; (.hca | length) == 2) and
+	 ([.hosts[] | [.halves[].subnet]] | .[0] == .[1]) and
+	 ([.hosts[0].halves[].subnet] | sort) == ["192.168.200.0/24", "192.168.201.0/24"]'
+sp_check 1 "$SP_VM_NAME: spark2's eth0 half is rxe2, paired with spark1's $SP_VM_RDMA_DEV" \
+	"[.hosts[] | [.halves[] | select(.subnet == \"192.168.200.0/24\") | .device]] |
+	 sort == [[\"$SP_VM_RDMA_DEV\"], [\"rxe2\"]]"
 sp_check 1 "$SP_VM_NAME: soft-RoCE halves share no port, and two hosts are no ring" \
 	'[.hosts[].merge_nics] == [false, false] and .subnet_aware_routing == false'
 sp_checks "$tmp/nccl.json"
 sp_barrier checked
+if sp_is_b; then
+	sp_test "spark2: rxe2 back to $SP_VM_RDMA_DEV" \
+		sh -c "rdma link delete rxe2 && rdma link add $SP_VM_RDMA_DEV type rxe netdev $dev"
+	sp_wait_for "sparkperf-ctl -j dev | jq -e '[.[].name] == [\"$SP_VM_RDMA_DEV2\", \"$SP_VM_RDMA_DEV\"] or
+		[.[].name] == [\"$SP_VM_RDMA_DEV\", \"$SP_VM_RDMA_DEV2\"]'" 10
+fi
 
 if sp_is_b; then
 	sp_test "spark2: $dev to MTU 1500" ip link set dev "$dev" mtu 1500
