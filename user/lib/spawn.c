@@ -88,54 +88,52 @@ static void drain(struct stream *st, pid_t pid, int64_t timeout_ms, struct sp_sp
 	}
 }
 
+/* The child's stdout, its stderr, and the pipe exec() closes unless it fails. */
+enum { P_OUT, P_ERR, P_REPORT, P_N };
+
+static void close_ends(int (*p)[2], int end)
+{
+	int i;
+
+	for (i = 0; i < P_N; i++)
+		if (p[i][end] >= 0)
+			close(p[i][end]);
+}
+
 int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, report[2] = { -1, -1 }, ret = 0, e;
-	struct stream st[2] = { { .fd = -1 }, { .fd = -1 } };
+	int p[P_N][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, ret = 0, e, i;
+	struct stream st[2];
 	pid_t pid = -1;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->out = calloc(1, SP_SPAWN_KEEP_MAX + 1);
 	s->err = calloc(1, SP_SPAWN_KEEP_MAX + 1);
 	if (!s->out || !s->err)
 		ret = -ENOMEM;
-	else if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
-		ret = -errno;
+	for (i = 0; i < P_N && !ret; i++)
+		if (pipe2(p[i], O_CLOEXEC))
+			ret = -errno;
 	if (!ret) {
 		pid = fork();
 		if (pid < 0)
 			ret = -errno;
 		else if (!pid)
-			child(argv, out[1], err[1], report[1]);
+			child(argv, p[P_OUT][1], p[P_ERR][1], p[P_REPORT][1]);
 	}
-	for (i = 0; i < 2; i++) {
-		int *p = i ? err : out;
-
-		if (p[1] >= 0)
-			close(p[1]);
-	}
-	if (report[1] >= 0)
-		close(report[1]);
+	close_ends(p, 1);
 	if (!ret) {
 		/* exec closes the report pipe: nothing to read means it started */
-		if (read(report[0], &e, sizeof(e)) == sizeof(e))
+		if (read(p[P_REPORT][0], &e, sizeof(e)) == sizeof(e))
 			s->exec_errno = e;
-		st[0] = (struct stream){ .fd = out[0], .buf = s->out };
-		st[1] = (struct stream){ .fd = err[0], .buf = s->err };
+		st[0] = (struct stream){ .fd = p[P_OUT][0], .buf = s->out };
+		st[1] = (struct stream){ .fd = p[P_ERR][0], .buf = s->err };
 		if (!s->exec_errno)
 			drain(st, pid, timeout_ms, s);
 		while (waitpid(pid, &s->status, 0) < 0 && errno == EINTR)
 			;
 	}
-	for (i = 0; i < 2; i++) {
-		int *p = i ? err : out;
-
-		if (p[0] >= 0)
-			close(p[0]);
-	}
-	if (report[0] >= 0)
-		close(report[0]);
+	close_ends(p, 0);
 	if (ret)
 		sp_spawn_free(s);
 	return ret;
