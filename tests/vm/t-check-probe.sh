@@ -54,6 +54,13 @@ if sp_is_b; then
 		  .facts.bytes == 268435456] == [true, true]"
 	sp_checks "$tmp/healthy.json"
 
+	# not root: the module's sessions are refused, and the probes say why
+	sp_as_nobody sparkperf-ctl -j check peer "$peers" >"$tmp/nobody.json"
+	sp_check 1 "spark2: as nobody, each probe is skipped: sessions need CAP_NET_ADMIN" \
+		'[.[] | select(.name | startswith("probe-")) | .status == "skip" and
+		  (.detail | test("need CAP_NET_ADMIN"))] == [true, true, true, true]'
+	sp_checks "$tmp/nobody.json"
+
 	sp_test "spark2: eth1 shaped to 20 Mbit/s" \
 		tc qdisc add dev "$SP_VM_NETDEV2" root tbf rate 20mbit burst 64kb latency 2s
 	check_to shaped

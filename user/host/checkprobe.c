@@ -156,6 +156,7 @@ static void probe_bw(const struct sp_probe_target *t, struct sp_probe_result *r)
 	if (s && !r->has_bw && !*why)
 		snprintf(why, len, "bw run measured nothing");
 	r->no_server = !r->has_bw && no_server(why);
+	r->not_permitted = !r->has_bw && strstr(why, strerror(EPERM));
 	json_object_put(doc);
 }
 
@@ -188,8 +189,8 @@ int sp_check_probe_run(const struct sp_probe_target *t, struct sp_probe_result *
 {
 	memset(r, 0, sizeof(*r));
 	probe_bw(t, r);
-	/* no server: the latency probe would only say so again */
-	if (r->no_server)
+	/* no server, no permission: the latency probe would only say so again */
+	if (r->no_server || r->not_permitted)
 		snprintf(r->lat_error, sizeof(r->lat_error), "%s", r->bw_error);
 	else
 		probe_lat(t, r);
@@ -343,7 +344,10 @@ static void judge_bw(struct sp_doctor *d, const struct sp_probe_result *res, siz
 	double sibling;
 
 	snprintf(name, sizeof(name), "probe-bw %s %s", t->dev, t->peer);
-	if (r->no_server) {
+	if (r->not_permitted) {
+		sp_doctor_add(d, SP_CHECK_SKIP, name, NULL, "the module's sessions need "
+			      "CAP_NET_ADMIN: run check as root to measure %s", t->peer);
+	} else if (r->no_server) {
 		snprintf(fix, sizeof(fix), "start one there (sparkperf-ctl server start), or leave "
 			 "the probes out (check ... probe none)");
 		sp_doctor_add(d, SP_CHECK_WARN, name, fix, "no sparkperf server answers at %s: not "
@@ -372,7 +376,10 @@ static void judge_lat(struct sp_doctor *d, const struct sp_probe_result *r,
 	char name[96];
 
 	snprintf(name, sizeof(name), "probe-lat %s %s", t->dev, t->peer);
-	if (r->no_server)
+	if (r->not_permitted)
+		sp_doctor_add(d, SP_CHECK_SKIP, name, NULL, "the module's sessions need "
+			      "CAP_NET_ADMIN: run check as root to measure %s", t->peer);
+	else if (r->no_server)
 		sp_doctor_add(d, SP_CHECK_SKIP, name, NULL, "no sparkperf server answers at %s",
 			      t->peer);
 	else if (!r->has_lat)

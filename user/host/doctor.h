@@ -61,6 +61,7 @@ struct sp_probe_result {
 	uint64_t rtt_p50_ns;
 	uint64_t rtt_p99_ns;
 	bool no_server;			/* the peer runs no sparkperf server */
+	bool not_permitted;		/* sessions need CAP_NET_ADMIN */
 	char bw_error[160];
 	char lat_error[160];
 };

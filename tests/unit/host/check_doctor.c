@@ -505,6 +505,7 @@ static const struct {
 	{ "rxe1", 0.02, NULL },			/* shaped */
 	{ "rxe2", -1, "connection rejected by 10.9.0.2: invalid service ID" },
 	{ "rxe3", -1, "connection rejected by 10.9.0.3: server busy: 64 connections" },
+	{ "rxe4", -1, "sparkperf-ctl: bw run: Operation not permitted" },
 };
 
 static int fake_probe(const struct sp_probe_target *t, struct sp_probe_result *r)
@@ -519,6 +520,7 @@ static int fake_probe(const struct sp_probe_target *t, struct sp_probe_result *r
 			snprintf(r->bw_error, sizeof(r->bw_error), "%s", probe_figures[i].error);
 			snprintf(r->lat_error, sizeof(r->lat_error), "%s", probe_figures[i].error);
 			r->no_server = strstr(probe_figures[i].error, "invalid service ID") != NULL;
+			r->not_permitted = strstr(probe_figures[i].error, "not permitted") != NULL;
 			return 0;
 		}
 		r->has_bw = true;
@@ -594,11 +596,13 @@ START_TEST(test_probe_siblings)
 	dev_add_half(&d.devs, "rxe1", NULL, "eth1", true, 1500, 1024, "10.0.1.1", 1);
 	dev_add_half(&d.devs, "rxe2", NULL, "eth2", true, 1500, 1024, "10.0.2.1", 1);
 	dev_add_half(&d.devs, "rxe3", NULL, "eth3", true, 1500, 1024, "10.0.3.1", 1);
+	dev_add_half(&d.devs, "rxe4", NULL, "eth4", true, 1500, 1024, "10.0.4.1", 1);
 	d.devs.devs[4].ports[0].rate_mbps = 10000;
 	target_add(&d, "rxe0", "eth0", "10.0.0.2");
 	target_add(&d, "rxe1", "eth1", "10.0.1.2");
 	target_add(&d, "rxe2", "eth2", "10.9.0.2");
 	target_add(&d, "rxe3", "eth3", "10.9.0.3");
+	target_add(&d, "rxe4", "eth4", "10.0.4.2");
 	sp_check_probe(&d);
 	assert_item(&d, "probe-bw rxe0 10.0.0.2", SP_CHECK_PASS, "0.31 Gbit/s to 10.0.0.2 (4 QPs, "
 		    "1 MiB writes, 2 s), the most of the halves; next rxe1 (0.02); its port says 10 Gbit/s");
@@ -612,6 +616,11 @@ START_TEST(test_probe_siblings)
 	/* any other failure fails */
 	assert_item(&d, "probe-bw rxe3 10.9.0.3", SP_CHECK_FAIL, "the bandwidth probe to 10.9.0.3 "
 		    "failed: connection rejected by 10.9.0.3: server busy: 64 connections");
+	/* not root: nothing measured, nothing failed */
+	assert_item(&d, "probe-bw rxe4 10.0.4.2", SP_CHECK_SKIP, "the module's sessions need "
+		    "CAP_NET_ADMIN: run check as root to measure 10.0.4.2");
+	assert_item(&d, "probe-lat rxe4 10.0.4.2", SP_CHECK_SKIP, "the module's sessions need "
+		    "CAP_NET_ADMIN: run check as root to measure 10.0.4.2");
 	doctor_free(&d);
 
 	/* one half only: nothing to compare with */
