@@ -6,6 +6,9 @@
 #  1. The kernel-verdict parsers (tests/vm/judge.sh) on synthetic dmesg text.
 #  2. One VM boot whose command crashes the kernel (sysrq c): vm-run must exit
 #     125 and name a kernel panic. This proves a splat cannot go unnoticed.
+#     And one whose kernel cannot start stage2 (rdinit=/nonexistent): the
+#     panic is named as one before sparkperf was loaded, which vm-suite
+#     boots again once (an emulation fault says nothing about the module).
 #  3. One more boot that fakes a WARNING and a
 #     leaked object in the kernel log: vm-run must exit 125 naming both.
 repo=$(cd "$(dirname "$0")/../.." && pwd -P)
@@ -74,10 +77,22 @@ sp_ok "taint flags decoded" || sp_diag "$(sp_taint_flags 12800)"
 # --- 2: a kernel crash is a failure ----------------------------------------------
 out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c 'echo c >/proc/sysrq-trigger; sleep 30' 2>&1)
 rc=$?
-if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic' <<<"$out"; then
+if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic' <<<"$out" &&
+	! grep -q 'crashed before sparkperf was loaded' <<<"$out"; then
 	sp_pass "vm-run reports a kernel crash (exit 125, kernel panic)"
 else
 	sp_fail "vm-run reports a kernel crash (exit 125, kernel panic)" "exit $rc
+$out"
+fi
+
+# --- 2b: a crash before the module is loaded is named so (vm-suite boots again) ----
+out=$(SPARKPERF_VM_APPEND="rdinit=/nonexistent" "$repo/scripts/vm-run" --timeout 120 -- true 2>&1)
+rc=$?
+if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic.*crashed before sparkperf was loaded' \
+	<<<"$out"; then
+	sp_pass "vm-run names a kernel that crashed before sparkperf was loaded"
+else
+	sp_fail "vm-run names a kernel that crashed before sparkperf was loaded" "exit $rc
 $out"
 fi
 
