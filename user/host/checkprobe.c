@@ -216,25 +216,25 @@ static const struct sp_port *target_port(const struct sp_doctor *d, const struct
 	return NULL;
 }
 
+/* A PCI function's ID file ("0x15b3"), 0 when it cannot be read. */
+static uint32_t pci_id(struct sp_doctor *d, const char *parent, const char *file)
+{
+	char path[128], *s;
+	uint32_t id;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", parent, file);
+	if (sp_io_read_line(&d->io, path, &s))
+		return 0;
+	id = (uint32_t)strtoul(s, NULL, 16);
+	free(s);
+	return id;
+}
+
 static bool is_connectx7(struct sp_doctor *d, const struct sp_dev *dev)
 {
-	char path[128];
-	uint32_t vendor, device;
-	char *s;
-
-	if (!dev || !dev->has_parent)
-		return false;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", dev->parent);
-	if (sp_io_read_line(&d->io, path, &s))
-		return false;
-	vendor = (uint32_t)strtoul(s, NULL, 16);
-	free(s);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", dev->parent);
-	if (sp_io_read_line(&d->io, path, &s))
-		return false;
-	device = (uint32_t)strtoul(s, NULL, 16);
-	free(s);
-	return vendor == PCI_VENDOR_MELLANOX && device == PCI_DEVICE_CONNECTX7;
+	return dev && dev->has_parent &&
+	       pci_id(d, dev->parent, "vendor") == PCI_VENDOR_MELLANOX &&
+	       pci_id(d, dev->parent, "device") == PCI_DEVICE_CONNECTX7;
 }
 
 /* What the half's PCIe link can carry, in Gbit/s; 0 when unknown. */
