@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "doctor.h"
+#include "lib/print.h"
 #include "lib/spawn.h"
 
 /* A 2 s run with its connection and teardown, under emulation too. */
@@ -96,15 +97,6 @@ static int run_json(const struct sp_probe_target *t, const char *object, const c
 	return 0;
 }
 
-static const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static bool num_of(json_object *o, const char *key, double *out)
 {
 	json_object *v;
@@ -119,7 +111,7 @@ static bool num_of(json_object *o, const char *key, double *out)
 /* A session that did not end well: its error, or its state. */
 static bool session_failed(json_object *o, const char *msg, char *why, size_t len)
 {
-	const char *state = str_of(o, "state");
+	const char *state = sp_json_get_str(o, "state");
 
 	if (state && !strcmp(state, "done"))
 		return false;
@@ -150,7 +142,7 @@ static void probe_bw(const struct sp_probe_target *t, struct sp_probe_result *r)
 		s = json_object_array_get_idx(sessions, 0);
 	if (run && !s)
 		snprintf(why, len, "bw run gave no session");
-	if (s && !session_failed(s, str_of(s, "error_msg"), why, len))
+	if (s && !session_failed(s, sp_json_get_str(s, "error_msg"), why, len))
 		r->has_bw = json_object_object_get_ex(run, "aggregate", &agg) &&
 			    num_of(agg, "gbit_per_s", &r->gbit_per_s);
 	if (s && !r->has_bw && !*why)
@@ -174,7 +166,7 @@ static void probe_lat(const struct sp_probe_target *t, struct sp_probe_result *r
 		return;
 	}
 	if (lat && !session_failed(lat, json_object_object_get_ex(lat, "error", &err) ?
-				   str_of(err, "message") : NULL, why, len) &&
+				   sp_json_get_str(err, "message") : NULL, why, len) &&
 	    num_of(lat, "rtt_p50_ns", &p50) && num_of(lat, "rtt_p99_ns", &p99)) {
 		r->has_lat = true;
 		r->rtt_p50_ns = (uint64_t)p50;

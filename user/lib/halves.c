@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "halves.h"
+#include "print.h"
 #include "parse.h"
 
 const char *sp_halves_source_str(enum sp_halves_source s)
@@ -109,15 +110,6 @@ int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addr
 /* ---- another host's -j output ------------------------------------------------ */
 
 /* obj[key] as a string; NULL when absent or not a string */
-static const char *jstr(json_object *obj, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* obj[key] as an unsigned number below 2^32; false when it is not one */
 static bool jnum(json_object *obj, const char *key, uint32_t *out)
 {
@@ -142,7 +134,8 @@ static void copy(char *dst, size_t len, const char *s)
 static int dev_port(json_object *dev, json_object *port, struct sp_halves *out, char *err,
 		    size_t len)
 {
-	const char *name = jstr(dev, "name"), *netdev = jstr(port, "netdev"), *state, *gid, *type;
+	const char *name = sp_json_get_str(dev, "name");
+	const char *netdev = sp_json_get_str(port, "netdev"), *state, *gid, *type;
 	json_object *gids, *g;
 	uint8_t raw[16];
 	char ip[SP_IPV4_STRLEN];
@@ -152,20 +145,20 @@ static int dev_port(json_object *dev, json_object *port, struct sp_halves *out, 
 	if (!netdev)
 		return 0;
 	memset(&h, 0, sizeof(h));
-	state = jstr(port, "state");
+	state = sp_json_get_str(port, "state");
 	if (!name || !state || !jnum(port, "port", &h.port))
 		return sp_invalid(err, len, "a device without name, or a port without port and "
 				  "state");
 	copy(h.dev, sizeof(h.dev), name);
 	copy(h.netdev, sizeof(h.netdev), netdev);
-	copy(h.parent, sizeof(h.parent), jstr(dev, "parent"));
+	copy(h.parent, sizeof(h.parent), sp_json_get_str(dev, "parent"));
 	h.active = !strcmp(state, "ACTIVE");
 	if (json_object_object_get_ex(port, "gids", &gids) &&
 	    json_object_is_type(gids, json_type_array)) {
 		for (i = 0; !h.has_ipv4 && i < json_object_array_length(gids); i++) {
 			g = json_object_array_get_idx(gids, i);
-			gid = jstr(g, "gid");
-			type = jstr(g, "type");
+			gid = sp_json_get_str(g, "gid");
+			type = sp_json_get_str(g, "type");
 			if (!gid || !type || strcmp(type, "RoCE v2") ||
 			    inet_pton(AF_INET6, gid, raw) != 1 ||
 			    !sp_gid_ipv4(raw, ip, sizeof(ip)) || !jnum(g, "index", &h.gid_index))
@@ -231,7 +224,7 @@ static struct sp_half *half_of(struct sp_halves *out, const char *dev, uint32_t 
 /* A -j check item: gid-index (a half), firmware (its driver), module (the host). */
 static int check_item(json_object *item, struct sp_halves *out)
 {
-	const char *name = jstr(item, "name"), *dev, *s;
+	const char *name = sp_json_get_str(item, "name"), *dev, *s;
 	json_object *facts;
 	struct sp_half *h;
 	uint32_t port = 1;
@@ -240,28 +233,28 @@ static int check_item(json_object *item, struct sp_halves *out)
 	    !json_object_is_type(facts, json_type_object))
 		return 0;
 	if (!strcmp(name, "module")) {
-		copy(out->host, sizeof(out->host), jstr(facts, "host"));
+		copy(out->host, sizeof(out->host), sp_json_get_str(facts, "host"));
 		return 0;
 	}
-	dev = jstr(facts, "device");
+	dev = sp_json_get_str(facts, "device");
 	if (!dev || (strncmp(name, "gid-index ", 10) && strncmp(name, "firmware ", 9)))
 		return 0;
 	jnum(facts, "port", &port);
 	h = half_of(out, dev, port);
 	if (!h)
 		return -ENOMEM;
-	copy(h->netdev, sizeof(h->netdev), jstr(facts, "netdev"));
+	copy(h->netdev, sizeof(h->netdev), sp_json_get_str(facts, "netdev"));
 	if (name[0] == 'f') {
-		copy(h->driver, sizeof(h->driver), jstr(facts, "driver"));
-		copy(h->driver_version, sizeof(h->driver_version), jstr(facts, "driver_version"));
+		copy(h->driver, sizeof(h->driver), sp_json_get_str(facts, "driver"));
+		copy(h->driver_version, sizeof(h->driver_version), sp_json_get_str(facts, "driver_version"));
 		copy(h->firmware_version, sizeof(h->firmware_version),
-		     jstr(facts, "firmware_version"));
+		     sp_json_get_str(facts, "firmware_version"));
 		return 0;
 	}
-	copy(h->parent, sizeof(h->parent), jstr(facts, "parent"));
-	s = jstr(facts, "state");
+	copy(h->parent, sizeof(h->parent), sp_json_get_str(facts, "parent"));
+	s = sp_json_get_str(facts, "state");
 	h->active = s && !strcmp(s, "ACTIVE");
-	s = jstr(facts, "address");
+	s = sp_json_get_str(facts, "address");
 	h->has_ipv4 = s && parse_address(s, h) && jnum(facts, "gid_index", &h->gid_index);
 	return 0;
 }
@@ -280,7 +273,7 @@ int sp_halves_parse(const char *text, struct sp_halves *out, char *err, size_t l
 		return sp_invalid(err, len, "not an array (-j dev or -j check)");
 	}
 	first = json_object_array_get_idx(root, 0);
-	if (first && jstr(first, "status")) {
+	if (first && sp_json_get_str(first, "status")) {
 		for (i = 0; !ret && i < json_object_array_length(root); i++)
 			ret = check_item(json_object_array_get_idx(root, i), out);
 	} else if (first) {

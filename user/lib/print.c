@@ -86,6 +86,16 @@ void sp_json_add(json_object *obj, const char *key, json_object *val)
 	json_object_object_add(obj, key, val);
 }
 
+const char *sp_json_get_str(json_object *obj, const char *key)
+{
+	json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 json_object *sp_json_str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;

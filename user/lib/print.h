@@ -49,6 +49,8 @@ int sp_print_json_line(json_object *obj);
 /* obj[key] = val; val NULL is a JSON null. */
 void sp_json_add(json_object *obj, const char *key, json_object *val);
 json_object *sp_json_str_or_null(const char *s);
+/* The string member key of obj (which may be NULL); NULL if absent or not a string. */
+const char *sp_json_get_str(json_object *obj, const char *key);
 json_object *sp_json_u64(uint64_t v);
 json_object *sp_json_u32_or_null(bool has, uint32_t v);
 /* A number written with exactly `decimals` decimals: 9.870123 */
