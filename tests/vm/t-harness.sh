@@ -5,7 +5,8 @@
 # Self-test of the VM harness, run on the host by scripts/vm-suite.
 #  1. The kernel-verdict parsers (tests/vm/judge.sh) on synthetic dmesg text.
 #  2. One VM boot whose command crashes the kernel (sysrq c): vm-run must exit
-#     125 and name a kernel panic. This proves a splat cannot go unnoticed.
+#     125 and name a kernel panic and the test that was running. This
+#     proves a splat cannot go unnoticed.
 #     And one whose kernel cannot start stage2 (rdinit=/nonexistent): the
 #     panic is named as one before sparkperf was loaded, which vm-suite
 #     boots again once (an emulation fault says nothing about the module).
@@ -75,13 +76,14 @@ sp_ok "taint O+E accepted, W rejected"
 sp_ok "taint flags decoded" || sp_diag "$(sp_taint_flags 12800)"
 
 # --- 2: a kernel crash is a failure ----------------------------------------------
-out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c 'echo c >/proc/sysrq-trigger; sleep 30' 2>&1)
+out=$("$repo/scripts/vm-run" --timeout 120 -- sh -c \
+	'echo "# vm-test: t-crash.sh"; echo c >/proc/sysrq-trigger; sleep 30' 2>&1)
 rc=$?
-if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic' <<<"$out" &&
+if ((rc == 125)) && grep -q 'kernel: FAIL: kernel panic: .*sysrq.*; during t-crash.sh' <<<"$out" &&
 	! grep -q 'crashed before sparkperf was loaded' <<<"$out"; then
-	sp_pass "vm-run reports a kernel crash (exit 125, kernel panic)"
+	sp_pass "vm-run reports a kernel crash (exit 125, kernel panic, in which test)"
 else
-	sp_fail "vm-run reports a kernel crash (exit 125, kernel panic)" "exit $rc
+	sp_fail "vm-run reports a kernel crash (exit 125, kernel panic, in which test)" "exit $rc
 $out"
 fi
 

@@ -12,7 +12,6 @@
 
 tmp=$(mktemp -d)
 addr=$SP_VM_ADDR
-tr=/sys/kernel/tracing
 
 sessions() { sparkperf-ctl -j bw show | jq length; }
 loaded() { [ -d /sys/module/sparkperf ]; }
@@ -51,32 +50,28 @@ storm() {
 }
 
 # The longest call of the module's cm handler while sessions of 8 MiB (whose
-# registration is slowest) connect, by the function-graph tracer.
-handler_max_us() {
-	awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "us") { v = $i + 0;
-		if (v > m) m = v } } END { printf "%d\n", m }' "$tr/trace"
-}
-
+# registration is slowest) connect, from the time it logs for each call
+# (loaded with dyndbg=+p). Not by ftrace: patching code under emulation has
+# crashed guests of this suite (a spurious int3 on 6.12, a soft lockup here).
 handler_quick() {
-	local max i
-	[ -w "$tr/set_ftrace_filter" ] || { echo "no tracefs"; return 1; }
+	local from max i
 	sparkperf-ctl server start >/dev/null 2>&1
-	echo sp_server_cm_handler >"$tr/set_ftrace_filter" || return 1
-	echo function_graph >"$tr/current_tracer" && echo >"$tr/trace" &&
-		echo 1 >"$tr/tracing_on" || return 1
+	from=$(dmesg | wc -l)
 	for i in 1 2 3; do
 		sparkperf-ctl lat run peer "$addr" size 8M iters 10 warmup 1 \
 			>/dev/null || { echo "lat run $i failed"; return 1; }
 		sparkperf-ctl bw run peer "$addr" size 8M qps 4 iters 4 \
 			>/dev/null || { echo "bw run $i failed"; return 1; }
 	done
-	echo 0 >"$tr/tracing_on"
-	max=$(handler_max_us)
-	grep -c 'sp_server_cm_handler' "$tr/trace" | sed 's/^/handler calls: /'
-	echo nop >"$tr/current_tracer"
-	echo >"$tr/set_ftrace_filter"
-	echo "longest cm handler call: $max us" | tee "$tmp/handler"
-	[ "$max" -gt 0 ] && [ "$max" -lt 20000 ]
+	dmesg | tail -n +"$((from + 1))" | grep -E 'sparkperf: cm .* handled in [0-9]+ us' >"$tmp/calls"
+	sed -E 's/.*sparkperf: cm (.*) handled in .*/\1/' "$tmp/calls" | sort | uniq -c |
+		sed 's/^ */handler calls: /'
+	max=$(sed -E 's/.* handled in ([0-9]+) us.*/\1/' "$tmp/calls" | sort -n | tail -n1)
+	echo "longest cm handler call: ${max:-none} us" | tee "$tmp/handler"
+	# 3 x (1 + 4) connections, each a request and an establishment
+	grep -q 'connect request' "$tmp/calls" && grep -q 'established' "$tmp/calls" &&
+		[ "$(grep -c 'connect request' "$tmp/calls")" -ge 15 ] &&
+		[ "${max:-20000}" -lt 20000 ]
 }
 
 # A second client connects while the first one's 8 MiB registration runs.
