@@ -3,7 +3,8 @@
 # sparkperf: kernel module (kmod/), CLI (user/), tests (tests/).
 #
 #   make            module + CLI (module against KERNELDIR)
-#   make check      everything a contributor must pass (installs deps)
+#   make check      everything a contributor must pass (installs deps),
+#                   the package lane (make pkg-check) included
 #   make demo       two QEMU VMs as a virtual Spark pair
 #   make debug-check  the VM suite on a KASAN/lockdep/kmemleak kernel
 #   make deb        Debian packages in build/deb/ (sparkperf-dkms, sparkperf-ctl
@@ -152,7 +153,7 @@ bench: deps
 			for b in $(BENCH); do scripts/bench-$$b || exit 1; done'
 
 check: deps
-	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-matrix
+	$(MAKE) WERROR=1 KERNELDIR=$(HOST_KERNELDIR) style unit switch-check dkms-check kernels-check vm-matrix pkg-check
 
 # What does not fit in make check's hour: the lat and trace suites on arm64
 # (emulated, three times as slow).
@@ -182,8 +183,7 @@ deb:
 	scripts/deb-build
 
 # What a user would check on the packages, installing nothing
-# (scripts/deb-check). Outside make check: make deb, whose package build
-# runs the unit suites again, takes about four minutes on two cores.
+# (scripts/deb-check), after make deb.
 deb-check:
 	scripts/deb-check
 
@@ -192,12 +192,15 @@ deb-check:
 # DKMS building for a second kernel's headers, apt purge leaving nothing.
 # make deb, then deb-vm-run for each kernel (KVER=... for one): its module
 # and CLI for the harness, scripts/deb-vm-prep gathering on the host what
-# the guest, which has no network, installs from, and the test. Outside
-# make check: DKMS compiles the module twice in the emulated guest, 10 to 20
-# minutes a kernel. make deb-vm-run KVER=... runs one again with the
-# packages of the last make deb.
+# the guest, which has no network, installs from, and the test. Each DKMS
+# build is about three minutes of emulated compiling. make deb-vm-run
+# KVER=... runs one again with the packages of the last make deb; on the
+# kernels of DEB_VM_ONE_BUILD, without the second kernel's build.
 DEB_VM_KERNELS = $(or $(KVER),6.1 7.3)
-deb-vm-check: deb
+DEB_VM_ONE_BUILD =
+deb-vm-check: deb deb-vm-matrix
+
+deb-vm-matrix:
 	@rm -f build/vm/deb-matrix.txt; mkdir -p build/vm; fail=0; \
 	for k in $(DEB_VM_KERNELS); do \
 		rm -f build/vm/suite.log; \
@@ -208,8 +211,15 @@ deb-vm-check: deb
 	done; cat build/vm/deb-matrix.txt; exit $$fail
 
 deb-vm-run: vm-kmod vm-user
-	scripts/deb-vm-prep
+	scripts/deb-vm-prep $(if $(filter $(KVER),$(DEB_VM_ONE_BUILD)),--no-second-kernel)
 	scripts/vm-suite tests/vm/t-deb.sh
+
+# make check's package lane: the packages built without their unit tests
+# (make unit ran them) and checked, then installed in a VM on 6.1 and 7.3,
+# DKMS's build for a second kernel on 7.3 only (the series DGX OS moves to).
+pkg-check:
+	DEB_BUILD_OPTIONS=nocheck scripts/deb-check
+	$(MAKE) deb-vm-matrix DEB_VM_KERNELS="6.1 7.3" DEB_VM_ONE_BUILD=6.1
 
 # Installs the module sources under /usr/src and lets DKMS build and install
 # them for the running kernel (and, with AUTOINSTALL, for future ones).
@@ -225,4 +235,4 @@ clean:
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
 	bench check check-all debug-check demo \
-	install dkms-install deb deb-check deb-vm-check deb-vm-run clean
+	install dkms-install deb deb-check deb-vm-check deb-vm-matrix deb-vm-run pkg-check clean
