@@ -17,15 +17,15 @@
 #     /usr/bin/sparkperf-ctl lists the devices and runs a loopback lat run.
 #  2. dpkg -i of a second kernel's headers (the same release's cloud
 #     flavour): DKMS's kernel hook builds and installs the module for it.
-#     Skipped when deb-vm-prep was told --no-second-kernel (make check
-#     takes it on one kernel of two).
+#     Skipped when deb-vm-prep was told --no-second-kernel (make
+#     pkg-check takes it on one kernel of two).
 #  3. apt-get purge of both: the module is gone for both kernels, and every
 #     file the packages installed, DKMS's tree and /usr/src/sparkperf-*;
 #     dkms status and dpkg list no sparkperf. The harness's module is loaded
 #     again at the end, for its checks and any test after this one.
 # Outside the default suite (it needs make deb's packages, and DKMS
-# compiling under emulation takes minutes): make check's package lane
-# (make pkg-check) and make deb-vm-check run it.
+# compiling under emulation takes minutes): make pkg-check and make
+# deb-vm-check run it.
 
 # The root and what is mounted into it live in a mount namespace of the
 # test's own, gone with it however it ends.

@@ -43,7 +43,7 @@ storm_round() {
 
 storm() {
 	local d
-	for d in 0 0.02 0.05 0.1 0.15 0.2 0.3 0.5; do
+	for d in 0 0.02 0.05 0.1 0.3; do
 		echo "round: rmmod ${d}s after the kill"
 		storm_round "$d" || return 1
 	done
