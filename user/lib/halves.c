@@ -109,7 +109,6 @@ int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addr
 
 /* ---- another host's -j output ------------------------------------------------ */
 
-/* obj[key] as a string; NULL when absent or not a string */
 /* obj[key] as an unsigned number below 2^32; false when it is not one */
 static bool jnum(json_object *obj, const char *key, uint32_t *out)
 {
