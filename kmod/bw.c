@@ -51,8 +51,6 @@
 #define SP_BW_POLL 32
 #define SP_BW_IDLE_NS (50 * NSEC_PER_USEC)
 #define SP_BW_IDLE_LONG_NS (10 * NSEC_PER_MSEC)
-#define SP_BW_READY_TIMEOUT_MS 5000
-#define SP_BW_ANSWER_TIMEOUT_S 5
 #define SP_BW_AHEAD_NS ((u64)SPARKPERF_BW_START_AHEAD_MS * NSEC_PER_MSEC)
 #define SP_BW_AHEAD_MSG \
 	"start more than " __stringify(SPARKPERF_BW_START_AHEAD_MS) " ms ahead"
@@ -304,10 +302,10 @@ static int sp_bw_end(struct sp_bw_worker *w, struct sp_bw_qp *q, u64 now)
 		return 0;
 	}
 	if (q->fin_done &&
-	    now - q->since > SP_BW_ANSWER_TIMEOUT_S * NSEC_PER_SEC) {
+	    now - q->since > (u64)sp_answer_timeout_ms() * NSEC_PER_MSEC) {
 		snprintf(rc->msg, sizeof(rc->msg),
-			 "%pISc did not answer the end of the run within %u s",
-			 &rc->id->route.addr.dst_addr, SP_BW_ANSWER_TIMEOUT_S);
+			 "%pISc did not answer the end of the run within %u ms",
+			 &rc->id->route.addr.dst_addr, sp_answer_timeout_ms());
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -514,7 +512,7 @@ static int sp_bw_prepare(struct sp_session *s)
 	for (i = 0; !ret && i < s->nlinks; i++) {
 		rc = &s->links[i].rc;
 		ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1,
-				    SP_BW_READY_TIMEOUT_MS);
+				    sp_answer_timeout_ms());
 	}
 	if (ret && ret != -EINTR)
 		sp_session_fail(s, ret, "%s", rc->msg);

@@ -24,7 +24,7 @@
  * preemption off. A round trip during which the thread lost its CPU is
  * counted (SPARKPERF_A_LAT_RT_YIELDS); on a CPU kept free for it (a NIC
  * that needs none) there are none. Every loop inside a round trip is
- * bounded (SP_RTT_TIMEOUT_NS) and checks the stop flags. Between round
+ * bounded (sp_rtt_timeout_ns()) and checks the stop flags. Between round
  * trips the thread records the sample and closes intervals.
  *
  * The interval series and the choice of CPUs for polling threads serve the
@@ -50,9 +50,18 @@
 #include "rdma.h"
 #include "session.h"
 
-#define SP_RTT_TIMEOUT_NS (5ULL * NSEC_PER_SEC)
-#define SP_IDLE_TIMEOUT_NS (10ULL * NSEC_PER_SEC)
-#define SP_READY_TIMEOUT_MS 5000
+/* A round trip's bound: the module's answer timeout (rdma.c). */
+static u64 sp_rtt_timeout_ns(void)
+{
+	return (u64)sp_answer_timeout_ms() * NSEC_PER_MSEC;
+}
+
+/* A server's wait for the client's next message: twice a round trip's. */
+static u64 sp_idle_timeout_ns(void)
+{
+	return 2 * sp_rtt_timeout_ns();
+}
+
 /*
  * The period of a spin's checks, timed with the CPU's cycle counter
  * (get_cycles(): the TSC on x86, the arch timer on arm64), which costs a
@@ -317,8 +326,7 @@ static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 	}
 	if (now > t->deadline) {
 		snprintf(rc->msg, sizeof(rc->msg),
-			 "no answer within %llu s", SP_RTT_TIMEOUT_NS /
-			 NSEC_PER_SEC);
+			 "no answer within %u ms", sp_answer_timeout_ms());
 		return -ETIMEDOUT;
 	}
 	before = sp_switches();
@@ -356,7 +364,7 @@ static int sp_reserve(struct sp_rconn *rc)
 		if (ret)
 			continue;
 		if (!t.deadline)
-			t.deadline = ktime_get_ns() + SP_RTT_TIMEOUT_NS;
+			t.deadline = ktime_get_ns() + sp_rtt_timeout_ns();
 		ret = sp_spin_check(rc, &t);
 		if (ret)
 			return ret;
@@ -388,7 +396,7 @@ static int sp_spin_cq(struct sp_rconn *rc, enum sp_wr what,
 static void sp_trip_start(struct sp_trip *t)
 {
 	t->start = ktime_get_ns();
-	t->deadline = t->start + SP_RTT_TIMEOUT_NS;
+	t->deadline = t->start + sp_rtt_timeout_ns();
 }
 
 static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
@@ -533,7 +541,7 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 	u32 res;
 	int ret;
 
-	ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, SP_READY_TIMEOUT_MS);
+	ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, sp_answer_timeout_ms());
 	if (ret)
 		return ret;
 
@@ -653,10 +661,10 @@ static int sp_echo_check(struct sp_rconn *rc, u64 idle_since)
 		if (ret < 0)
 			return ret;
 	}
-	if (now - idle_since > SP_IDLE_TIMEOUT_NS) {
+	if (now - idle_since > sp_idle_timeout_ns()) {
 		snprintf(rc->msg, sizeof(rc->msg),
-			 "no message from the client for %llu s",
-			 SP_IDLE_TIMEOUT_NS / NSEC_PER_SEC);
+			 "no message from the client for %u ms",
+			 2 * sp_answer_timeout_ms());
 		return -ETIMEDOUT;
 	}
 	sp_cpu_share();

@@ -15,6 +15,7 @@
 #include <linux/gfp.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rdma/rdma_cm.h>
@@ -22,6 +23,35 @@
 
 #include "fault.h"
 #include "rdma.h"
+
+/*
+ * How long a connection waits for an answer: the device's to a
+ * registration, the peer's "ready", the echo of a round trip, the answer
+ * to a run's end. 5 s is ample on any real link; a kernel whose KASAN and
+ * lockdep run under emulation (make debug-check) can take longer than
+ * that to register 8 MiB, or to move it.
+ */
+static unsigned int answer_timeout_ms = 5000;
+
+static int sp_answer_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 100, 600000);
+}
+
+static const struct kernel_param_ops sp_answer_timeout_ops = {
+	.set = sp_answer_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(answer_timeout_ms, &sp_answer_timeout_ops, &answer_timeout_ms,
+		0644);
+MODULE_PARM_DESC(answer_timeout_ms,
+		 "how long to wait for a peer's or the device's answer, 100..600000 (default 5000)");
+
+unsigned int sp_answer_timeout_ms(void)
+{
+	return READ_ONCE(answer_timeout_ms);
+}
 
 /* Pages in one MR at most: rxe registers 512, some devices fewer. */
 #define SP_MR_PAGES_MAX 256
@@ -872,8 +902,6 @@ static int sp_post_reg(struct sp_rconn *rc, struct sp_buf *buf)
 	return 0;
 }
 
-#define SP_REG_TIMEOUT_MS 5000
-
 /*
  * Once connected: registers both MRs and waits for it, and posts the data
  * receives the test needs. The server then sends "ready" once it serves:
@@ -888,7 +916,8 @@ int sp_rconn_register(struct sp_rconn *rc)
 	if (!ret)
 		ret = sp_post_reg(rc, &rc->rbuf);
 	if (!ret)
-		ret = sp_rconn_wait(rc, SP_WR_REG, target, SP_REG_TIMEOUT_MS);
+		ret = sp_rconn_wait(rc, SP_WR_REG, target,
+				    sp_answer_timeout_ms());
 	if (ret)
 		return ret;
 	rc->registered = true;

@@ -257,6 +257,7 @@ int sp_rconn_post(struct sp_rconn *rc, enum sp_wr what, u32 len);
 int sp_rconn_post_data(struct sp_rconn *rc, enum sp_wr what, unsigned int n,
 		       bool last);
 int sp_rconn_post_fin(struct sp_rconn *rc, u32 imm);
+unsigned int sp_answer_timeout_ms(void);
 int sp_rconn_wait(struct sp_rconn *rc, enum sp_wr what, unsigned int count,
 		  unsigned int timeout_ms);
 void sp_rconn_conn_param(struct rdma_conn_param *param,

@@ -87,7 +87,8 @@ duration_window() {
 	ms=$(((t1 - t0) / 1000000))
 	session "$tmp/w.json" | jq -c '{state, elapsed_ns, bytes, gbit_per_s}'
 	echo "the run took $ms ms"
-	[ "$ms" -le 5000 ] && session "$tmp/w.json" | jq -e '
+	{ ! sp_timing_judged || [ "$ms" -le 5000 ]; } &&
+		session "$tmp/w.json" | jq -e '
 		.state == "done" and .elapsed_ns == 3000000000 and .bytes > 0 and
 		((.gbit_per_s - .bytes * 8 / .elapsed_ns) | fabs) <=
 			0.001 * .gbit_per_s' >/dev/null
@@ -105,13 +106,16 @@ duration_series() {
 		interval 500 >"$tmp/s.json" || return 1
 	session "$tmp/s.json" |
 		jq -c '[.intervals[] | [.end_ns / 1e6, .bytes / 1048576]]'
-	session "$tmp/s.json" | jq -e '.state == "done" and
+	local judged=true
+	sp_timing_judged || judged=false
+	session "$tmp/s.json" | jq -e --argjson judged "$judged" '
+		.state == "done" and
 		.elapsed_ns == 3000000000 and (.intervals | length) >= 5 and
 		([.intervals[].bytes] | add) == .bytes and
 		([.intervals[].bytes] as $b |
 		 [range($b | length) | select($b[.] > 0)] as $busy |
 		 ($busy | length) > 0 and
-		 all($b[$busy[0]:$busy[-1] + 1][]; . > 0)) and
+		 (($judged | not) or all($b[$busy[0]:$busy[-1] + 1][]; . > 0))) and
 		([.intervals[].end_ns] | . == sort) and
 		all(.intervals[:-1][]; .end_ns % 500000000 != 0) and
 		.intervals[-1].end_ns == .elapsed_ns' >/dev/null
