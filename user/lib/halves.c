@@ -6,7 +6,10 @@
 #include <arpa/inet.h>
 #include <json-c/json.h>
 
+#include <sys/utsname.h>
+
 #include "halves.h"
+#include "nl.h"
 #include "print.h"
 #include "parse.h"
 
@@ -104,6 +107,31 @@ int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addr
 			ret = sp_array_add(&out->v, &out->n, &out->cap, sizeof(h), &h);
 		}
 	}
+	return ret;
+}
+
+int sp_halves_this_host(struct sp_halves *out, struct sp_nl_err *e)
+{
+	struct sp_dev_list devs = { 0 };
+	struct sp_ifaddr *addrs = NULL;
+	size_t n_addrs = 0;
+	struct utsname uts;
+	struct sp_nl nl;
+	int ret = sp_nl_open(&nl);
+
+	if (!ret)
+		ret = sp_nl_dev_get(&nl, NULL, &devs);
+	*e = nl.err;
+	sp_nl_close(&nl);
+	out->source = SP_HALVES_LOCAL;
+	snprintf(out->host, sizeof(out->host), "%s", uname(&uts) ? "this host" : uts.nodename);
+	/* without them the subnets are guessed, and the output says so */
+	if (!ret && sp_host_ifaddrs(&addrs, &n_addrs))
+		n_addrs = 0;
+	if (!ret)
+		ret = sp_halves_local(&devs, addrs, n_addrs, out);
+	free(addrs);
+	sp_dev_list_free(&devs);
 	return ret;
 }
 

@@ -39,14 +39,18 @@ static bool stream_read(struct stream *s)
 	return true;
 }
 
-static void child(char *const argv[], int out, int err, int report)
+/* err < 0: the child keeps our stderr. */
+static void child(char *const argv[], bool path, int out, int err, int report)
 {
 	int in = open("/dev/null", O_RDONLY);
 	int e;
 
-	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || (err >= 0 && dup2(err, 2) < 0))
 		_exit(127);
-	execv(argv[0], argv);
+	if (path)
+		execvp(argv[0], argv);
+	else
+		execv(argv[0], argv);
 	e = errno;
 	if (write(report, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -58,7 +62,7 @@ static void drain(struct stream *st, pid_t pid, int64_t timeout_ms, struct sp_sp
 {
 	int64_t deadline = sp_run_now_ms() + timeout_ms, left;
 	struct pollfd pfd[2];
-	bool open_[2] = { true, true }, termed = false;
+	bool open_[2] = { st[0].fd >= 0, st[1].fd >= 0 }, termed = false;
 	nfds_t n, i;
 
 	while (open_[0] || open_[1]) {
@@ -102,6 +106,14 @@ static void close_ends(int (*p)[2], int end)
 
 int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s)
 {
+	return sp_spawn_run(argv, timeout_ms, NULL, s);
+}
+
+int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_opts *opts,
+		 struct sp_spawn *s)
+{
+	static const struct sp_spawn_opts plain;
+	const struct sp_spawn_opts *o = opts ? opts : &plain;
 	int p[P_N][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, ret = 0, e, i;
 	struct stream st[2];
 	pid_t pid = -1;
@@ -112,14 +124,14 @@ int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s)
 	if (!s->out || !s->err)
 		ret = -ENOMEM;
 	for (i = 0; i < P_N && !ret; i++)
-		if (pipe2(p[i], O_CLOEXEC))
+		if ((i != P_ERR || !o->pass_err) && pipe2(p[i], O_CLOEXEC))
 			ret = -errno;
 	if (!ret) {
 		pid = fork();
 		if (pid < 0)
 			ret = -errno;
 		else if (!pid)
-			child(argv, p[P_OUT][1], p[P_ERR][1], p[P_REPORT][1]);
+			child(argv, o->path, p[P_OUT][1], p[P_ERR][1], p[P_REPORT][1]);
 	}
 	close_ends(p, 1);
 	if (!ret) {

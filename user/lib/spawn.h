@@ -2,7 +2,8 @@
 /*
  * Running a program and keeping what it printed: what check does to run
  * sparkperf-ctl's own "bw run" and "lat run" as its probes, so that a probe
- * is exactly the command the user can run by hand.
+ * is exactly the command the user can run by hand; and what matrix does to
+ * run mpirun (its progress on our stderr as it comes) and gnuplot.
  */
 #ifndef SPARKPERF_CTL_LIB_SPAWN_H
 #define SPARKPERF_CTL_LIB_SPAWN_H
@@ -28,6 +29,15 @@ struct sp_spawn {
  * when it could not be run at all.
  */
 int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s);
+
+struct sp_spawn_opts {
+	bool path;			/* argv[0] looked up in PATH (mpirun, gnuplot) */
+	bool pass_err;			/* stderr is ours, as it comes (progress), not kept */
+};
+
+/* sp_spawn_capture() as opts say (NULL: as sp_spawn_capture()). */
+int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_opts *opts,
+		 struct sp_spawn *s);
 void sp_spawn_free(struct sp_spawn *s);
 
 #endif
