@@ -38,17 +38,6 @@
 
 /* ---- running the probes ---------------------------------------------------------- */
 
-static void last_line(const char *text, char *buf, size_t len)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	for (start = end; start > text && start[-1] != '\n'; start--)
-		;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
 /*
  * sparkperf-ctl -j OBJECT run peer P dev D ARGS: its first JSON element in
  * *first (the document in *doc, to put), or why there is none in why.
@@ -92,7 +81,7 @@ static int run_json(const struct sp_probe_target *t, const char *object, const c
 		*first = json_object_array_get_idx(*doc, 0);
 	else if (!s.exec_errno && !s.timed_out)
 		/* refused before a session existed: its one "Error: ..." line */
-		last_line(s.err, why, len);
+		sp_spawn_last_line(s.err, why, len);
 	sp_spawn_free(&s);
 	return 0;
 }

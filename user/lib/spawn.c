@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -157,4 +158,15 @@ void sp_spawn_free(struct sp_spawn *s)
 	free(s->err);
 	s->out = NULL;
 	s->err = NULL;
+}
+
+void sp_spawn_last_line(const char *text, char *buf, size_t len)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	for (start = end; start > text && start[-1] != '\n'; start--)
+		;
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }

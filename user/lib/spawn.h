@@ -9,6 +9,7 @@
 #define SPARKPERF_CTL_LIB_SPAWN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Each stream is kept up to this many bytes; the rest is read and dropped. */
@@ -39,5 +40,8 @@ struct sp_spawn_opts {
 int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_opts *opts,
 		 struct sp_spawn *s);
 void sp_spawn_free(struct sp_spawn *s);
+
+/* The last line of what a program wrote (a refusal's "Error: ..."), trailing blanks cut. */
+void sp_spawn_last_line(const char *text, char *buf, size_t len);
 
 #endif
