@@ -33,6 +33,7 @@ struct sp_mx_host {
 	char name[SP_MX_HOST_NAME_MAX];
 	struct sp_mx_half halves[SP_MX_HALVES_MAX];
 	uint32_t n_halves;
+	char error[SP_MX_ERROR_MAX];	/* why it has no halves, or no server; "": none */
 };
 
 enum sp_mx_pattern {

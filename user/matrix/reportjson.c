@@ -44,6 +44,8 @@ static json_object *json_hosts(const struct sp_mx_doc *d)
 			json_object_array_add(halves, json_half(&d->hosts[a].halves[i]));
 		sp_json_add(o, "name", json_object_new_string(d->hosts[a].name));
 		sp_json_add(o, "halves", halves);
+		sp_json_add(o, "error", sp_json_str_or_null(*d->hosts[a].error ? d->hosts[a].error :
+							      NULL));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -286,6 +288,8 @@ static void read_hosts(struct reader *r, json_object *doc)
 		o = json_object_array_get_idx(hosts, a);
 		snprintf(where, sizeof(where), "hosts[%zu]", a);
 		str_member(r, o, "name", where, h->name, sizeof(h->name));
+		if (sp_json_get_str(o, "error"))
+			snprintf(h->error, sizeof(h->error), "%s", sp_json_get_str(o, "error"));
 		halves = member(r, o, "halves", json_type_array, where);
 		if (halves && json_object_array_length(halves) > SP_MX_HALVES_MAX)
 			bad(r, "%s: more than %d halves", where, SP_MX_HALVES_MAX);

@@ -103,6 +103,9 @@ static void print_head(const struct sp_mx_doc *d)
 		sp_print_text(" (%s messages, %u s)", sp_fmt_size(c->size_bytes, size, sizeof(size)),
 			      c->duration_s);
 	sp_print_text("; pattern %s\n", sp_mx_pattern_str(c->pattern));
+	for (a = 0; a < d->n_hosts; a++)
+		if (*d->hosts[a].error)
+			sp_print_text("host %s: %s\n", d->hosts[a].name, d->hosts[a].error);
 	if (*d->topo.mistake)
 		sp_print_text("cabling mistake: %s\n", d->topo.mistake);
 	for (a = 0; a < d->n_hosts; a++)
