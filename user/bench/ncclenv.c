@@ -13,6 +13,7 @@
 
 #include "benchexec.h"
 #include "cmdbuild.h"
+#include "lib/spawn.h"
 #include "lib/err.h"
 #include "lib/ifaddr.h"
 #include "lib/nl.h"
@@ -171,7 +172,7 @@ static void text_host_head(const struct sp_nccl_host *h)
 /* "NAME=VALUE" as a shell reads it back. */
 static void text_var(const char *prefix, const struct sp_nccl_var *v, const char *end)
 {
-	char *q = sp_bench_quote(v->value);
+	char *q = sp_shell_quote(v->value);
 
 	sp_print_text("%s%s=%s%s", prefix, v->name, q ? q : "", end);
 	free(q);

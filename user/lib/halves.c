@@ -8,6 +8,7 @@
 
 #include <sys/utsname.h>
 
+#include "file.h"
 #include "halves.h"
 #include "nl.h"
 #include "print.h"
@@ -315,29 +316,16 @@ int sp_halves_parse(const char *text, struct sp_halves *out, char *err, size_t l
 
 int sp_halves_read_file(const char *path, struct sp_halves *out, char *err, size_t len)
 {
-	char *text = malloc(HALVES_FILE_MAX + 1), why[200];
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-	int ret = 0;
+	char *text, why[200];
+	int ret = sp_file_read(path, HALVES_FILE_MAX, &text);
 
 	out->source = SP_HALVES_FILE;
 	snprintf(out->origin, sizeof(out->origin), "%s", path);
-	if (!f) {
-		ret = -errno;
+	if (ret == -EFBIG)
+		sp_invalid(err, len, "%s: larger than a -j output", path);
+	else if (ret && ret != -ENOMEM)
 		sp_invalid(err, len, "cannot read %s: %s", path, strerror(-ret));
-	} else if (!text) {
-		ret = -ENOMEM;
-	} else {
-		n = fread(text, 1, HALVES_FILE_MAX + 1, f);
-		if (ferror(f))
-			ret = sp_invalid(err, len, "cannot read %s: %s", path, strerror(EIO));
-		else if (n > HALVES_FILE_MAX)
-			ret = sp_invalid(err, len, "%s: larger than a -j output", path);
-	}
-	if (f)
-		fclose(f);
 	if (!ret) {
-		text[n] = '\0';
 		ret = sp_halves_parse(text, out, why, sizeof(why));
 		if (ret == -EINVAL)
 			sp_invalid(err, len, "%s: %s", path, why);

@@ -170,3 +170,42 @@ void sp_spawn_last_line(const char *text, char *buf, size_t len)
 		;
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
+
+/* Characters no shell reads specially, in any position. */
+static bool plain_word(const char *w)
+{
+	if (!*w)
+		return false;
+	for (; *w; w++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./:=,@%+-", *w))
+			return false;
+	return true;
+}
+
+char *sp_shell_quote(const char *word)
+{
+	size_t len = 2, i = 0;
+	const char *p;
+	char *out;
+
+	if (plain_word(word))
+		return strdup(word);
+	for (p = word; *p; p++)
+		len += *p == '\'' ? 4 : 1;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	out[i++] = '\'';
+	for (p = word; *p; p++) {
+		if (*p == '\'') {
+			memcpy(out + i, "'\\''", 4);
+			i += 4;
+		} else {
+			out[i++] = *p;
+		}
+	}
+	out[i++] = '\'';
+	out[i] = '\0';
+	return out;
+}

@@ -41,6 +41,12 @@ int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_o
 		 struct sp_spawn *s);
 void sp_spawn_free(struct sp_spawn *s);
 
+/*
+ * One word, quoted as a shell needs it ('it'\''s); malloc'ed: the command
+ * lines printed for a user to run by hand (bench, matrix dry-run).
+ */
+char *sp_shell_quote(const char *word);
+
 /* The last line of what a program wrote (a refusal's "Error: ..."), trailing blanks cut. */
 void sp_spawn_last_line(const char *text, char *buf, size_t len);
 
