@@ -26,7 +26,8 @@ static void round_end(struct sp_mx_schedule *s)
 		free(s->rounds[--s->n].pairs);
 }
 
-static int tournament(size_t n, const bool (*adj)[SP_MX_HOSTS_MAX], struct sp_mx_schedule *s)
+static int tournament(size_t n, const bool (*adj)[SP_MX_HOSTS_MAX], enum sp_mx_pattern pattern,
+		      struct sp_mx_schedule *s)
 {
 	/* an odd count gets a bye: the host paired with it sits the round out */
 	size_t m = n + (n & 1), r, k, dir;
@@ -35,7 +36,7 @@ static int tournament(size_t n, const bool (*adj)[SP_MX_HOSTS_MAX], struct sp_mx
 
 	for (r = 0; r + 1 < m; r++) {
 		for (dir = 0; dir < 2; dir++) {
-			round = round_new(s, SP_MX_PAIRS, m / 2);
+			round = round_new(s, pattern, m / 2);
 			if (!round)
 				return -ENOMEM;
 			for (k = 0; k < m / 2; k++) {
@@ -101,7 +102,8 @@ int sp_mx_schedule(size_t n_hosts, const bool (*adj)[SP_MX_HOSTS_MAX], enum sp_m
 	memset(out, 0, sizeof(*out));
 	if (n_hosts > SP_MX_HOSTS_MAX)
 		return -EINVAL;
-	ret = tournament(n_hosts, adj, out);
+	/* the probes go round as the pairs do: no host in two at once */
+	ret = tournament(n_hosts, adj, pattern == SP_MX_PROBE ? SP_MX_PROBE : SP_MX_PAIRS, out);
 	if (!ret && pattern == SP_MX_ALL)
 		ret = all_at_once(n_hosts, adj, out);
 	if (!ret && pattern == SP_MX_INCAST)

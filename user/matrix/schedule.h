@@ -36,7 +36,7 @@ struct sp_mx_schedule {
 /*
  * The rounds over n_hosts hosts, where adj[a][b] says a test from a to b
  * is to be run (a != b); pattern SP_MX_PAIRS alone, or with SP_MX_ALL or
- * SP_MX_INCAST after it (SP_MX_PROBE: as SP_MX_PAIRS). 0, -EINVAL (more
+ * SP_MX_INCAST after it (SP_MX_PROBE: the tournament's rounds, so marked). 0, -EINVAL (more
  * than SP_MX_HOSTS_MAX hosts) or -ENOMEM.
  */
 int sp_mx_schedule(size_t n_hosts, const bool (*adj)[SP_MX_HOSTS_MAX], enum sp_mx_pattern pattern,

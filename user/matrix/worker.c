@@ -459,7 +459,10 @@ static int hosts_gather(struct sp_mx_comm *c, const struct sp_mx_worker_cfg *cfg
 	struct sp_mx_host me = { 0 };
 	char err[SP_MX_ERROR_MAX] = "";
 
-	discover(&me);
+	if (cfg->discover)
+		cfg->discover(&me, c->rank);
+	else
+		discover(&me);
 	/* its halves stay: as a client it still tests the others */
 	if (!*me.error && !server_ensure(cfg->ctl, started, len, err, sizeof(err)))
 		snprintf(me.error, sizeof(me.error), "no sparkperf server: %s", err);

@@ -32,6 +32,8 @@ struct sp_mx_comm {
 struct sp_mx_worker_cfg {
 	struct sp_mx_config run;
 	char ctl[4096];			/* sparkperf-ctl: the one beside sparkperf-matrix */
+	/* this rank's host and halves; NULL: this host's (the tests give theirs) */
+	void (*discover)(struct sp_mx_host *me, int rank);
 };
 
 /*
