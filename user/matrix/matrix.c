@@ -29,14 +29,15 @@
 #define DEFAULT_TIMEOUT_MS 3600000ULL
 
 static const char matrix_usage[] =
-	"Usage: sparkperf-ctl [ OPTIONS ] matrix [ run ] { hosts HOST,HOST[,HOST...] | hostfile FILE }\n"
-	"                  [ tests TEST[,TEST] ] [ size SIZE ] [ duration SECS ]\n"
+	"Usage: sparkperf-ctl [ OPTIONS ] matrix run { hosts HOST[,HOST...] | hostfile FILE }\n"
+	"                  [ tests TEST[,TEST...] ] [ size SIZE ] [ duration SECS ]\n"
 	"                  [ pattern { pairs | all | incast } ] [ heatmap PICTURE ] [ csv CSV ]\n"
 	"                  [ timeout TIME ] [ dry-run ] [ mpirun ARG... ]\n"
 	"       sparkperf-ctl [ OPTIONS ] matrix show JSON [ heatmap PICTURE ] [ csv CSV ]\n"
 	"       sparkperf-ctl matrix help\n"
 	"where  OPTIONS := { -j[son] | -p[retty] }\n"
-	"       HOST := a host mpirun reaches over ssh (BatchMode), 2 to 64, each once\n"
+	"       HOST := a host mpirun reaches over ssh (BatchMode), 2 to 64, each once;\n"
+	"               'matrix hosts ...' is 'matrix run hosts ...'\n"
 	"       FILE := mpirun's hostfile: a host per line (slots=N ignored), # comments\n"
 	"       TEST := { lat | bw } (default both): lat, 64-byte RDMA writes for 1 s;\n"
 	"               bw, SIZE writes over 4 QPs for SECS seconds\n"
