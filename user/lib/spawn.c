@@ -18,7 +18,7 @@
 struct stream {
 	int fd;
 	char *buf;
-	size_t len;
+	size_t len, max;
 };
 
 /* Reads what is there; false at the end of the stream (or on an error). */
@@ -32,8 +32,7 @@ static bool stream_read(struct stream *s)
 		return true;
 	if (got <= 0)
 		return false;
-	keep = s->len + (size_t)got > SP_SPAWN_KEEP_MAX ? SP_SPAWN_KEEP_MAX - s->len :
-	       (size_t)got;
+	keep = s->len + (size_t)got > s->max ? s->max - s->len : (size_t)got;
 	memcpy(s->buf + s->len, chunk, keep);
 	s->len += keep;
 	s->buf[s->len] = '\0';
@@ -115,13 +114,14 @@ int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_o
 {
 	static const struct sp_spawn_opts plain;
 	const struct sp_spawn_opts *o = opts ? opts : &plain;
+	size_t keep = o->keep_max ? o->keep_max : SP_SPAWN_KEEP_MAX;
 	int p[P_N][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, ret = 0, e, i;
 	struct stream st[2];
 	pid_t pid = -1;
 
 	memset(s, 0, sizeof(*s));
-	s->out = calloc(1, SP_SPAWN_KEEP_MAX + 1);
-	s->err = calloc(1, SP_SPAWN_KEEP_MAX + 1);
+	s->out = calloc(1, keep + 1);
+	s->err = calloc(1, keep + 1);
 	if (!s->out || !s->err)
 		ret = -ENOMEM;
 	for (i = 0; i < P_N && !ret; i++)
@@ -139,8 +139,8 @@ int sp_spawn_run(char *const argv[], int64_t timeout_ms, const struct sp_spawn_o
 		/* exec closes the report pipe: nothing to read means it started */
 		if (read(p[P_REPORT][0], &e, sizeof(e)) == sizeof(e))
 			s->exec_errno = e;
-		st[0] = (struct stream){ .fd = p[P_OUT][0], .buf = s->out };
-		st[1] = (struct stream){ .fd = p[P_ERR][0], .buf = s->err };
+		st[0] = (struct stream){ .fd = p[P_OUT][0], .buf = s->out, .max = keep };
+		st[1] = (struct stream){ .fd = p[P_ERR][0], .buf = s->err, .max = keep };
 		if (!s->exec_errno)
 			drain(st, pid, timeout_ms, s);
 		while (waitpid(pid, &s->status, 0) < 0 && errno == EINTR)

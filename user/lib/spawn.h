@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Each stream is kept up to this many bytes; the rest is read and dropped. */
+/* Each stream is kept up to this many bytes (by default); the rest is read and dropped. */
 #define SP_SPAWN_KEEP_MAX (1 << 20)
 
 struct sp_spawn {
@@ -34,6 +34,7 @@ int sp_spawn_capture(char *const argv[], int64_t timeout_ms, struct sp_spawn *s)
 struct sp_spawn_opts {
 	bool path;			/* argv[0] looked up in PATH (mpirun, gnuplot) */
 	bool pass_err;			/* stderr is ours, as it comes (progress), not kept */
+	size_t keep_max;		/* bytes kept of each stream; 0: SP_SPAWN_KEEP_MAX */
 };
 
 /* sp_spawn_capture() as opts say (NULL: as sp_spawn_capture()). */

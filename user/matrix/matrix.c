@@ -24,7 +24,7 @@
 #include "lib/print.h"
 #include "lib/spawn.h"
 
-/* A saved document: a few MB for 64 hosts of 8 halves with every pattern. */
+/* A document, saved or from mpirun: a few MB for 64 hosts of 8 halves. */
 #define DOC_FILE_MAX (64 << 20)
 #define DEFAULT_TIMEOUT_MS 3600000ULL
 
@@ -258,7 +258,9 @@ static int dry_run(char **argv)
 /* mpirun, its progress passed through, its result read. */
 static int launch(char **argv, const struct run_args *a)
 {
-	static const struct sp_spawn_opts opts = { .path = true, .pass_err = true };
+	/* the whole document: a few MB for 64 hosts with every pattern */
+	static const struct sp_spawn_opts opts = { .path = true, .pass_err = true,
+						   .keep_max = DOC_FILE_MAX };
 	int64_t timeout_ms = (int64_t)((a->timeout_ns ? a->timeout_ns / 1000000 : DEFAULT_TIMEOUT_MS));
 	struct sp_mx_doc *d = NULL;
 	char err[256], why[256];

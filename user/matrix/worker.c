@@ -215,6 +215,9 @@ static void run_stress(const struct sp_mx_worker_cfg *cfg, const struct sp_mx_do
 	size_t i, pl = 0, dl = 0;
 	struct sp_selfrun_bw bw;
 
+	/* one bw run takes as many sessions as the module does */
+	for (i = SP_SELFRUN_SESSIONS; i < n; i++)
+		add_error(&r[i], "bw", "not run: one bw run takes at most 64 sessions");
 	if (n > SP_SELFRUN_SESSIONS)
 		n = SP_SELFRUN_SESSIONS;
 	for (i = 0; i < n; i++) {
