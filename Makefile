@@ -53,7 +53,7 @@ unit: user
 
 # Style and static checks: checkpatch and sparse on the module, user/'s
 # layout (scripts/layout-check), one version (scripts/version-check),
-# shellcheck on the scripts, groff warnings on the man page.
+# shellcheck on the scripts, groff warnings on the man pages.
 SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
@@ -61,7 +61,7 @@ style:
 	scripts/version-check
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -s bash user/completion/sparkperf-ctl
-	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
+	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 user/man/sparkperf-matrix.8 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 	$(MAKE) -C kmod KERNELDIR=$(HOST_KERNELDIR) $(KMOD_FLAGS) sparse
 
