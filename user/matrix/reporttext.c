@@ -210,7 +210,7 @@ static int print_stress(const struct sp_mx_doc *d)
 	for (i = 0; i < d->n_results; i++)
 		n += d->results[i].t.pattern == SP_MX_ALL || d->results[i].t.pattern == SP_MX_INCAST;
 	if (n)
-		sp_print_text("\nstress rounds, bandwidth of each client while all of its round run:\n");
+		sp_print_text("\nstress rounds, bandwidth of each session while its whole round runs:\n");
 	return sp_print_table(header, ARRAY_SIZE(header), n, stress_fill, d);
 }
 
