@@ -255,6 +255,20 @@ static int dry_run(char **argv)
 	return ret ? SP_EXIT_ERROR : SP_EXIT_OK;
 }
 
+/*
+ * The worker's document: rank 0's last line that is a JSON object (a
+ * warning of MPI's or of a rank's shell on stdout is no part of it).
+ */
+static const char *doc_line(const char *out)
+{
+	const char *line = out, *found = out;
+
+	for (; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (*line == '{')
+			found = line;
+	return found;
+}
+
 /* mpirun, its progress passed through, its result read. */
 static int launch(char **argv, const struct run_args *a)
 {
@@ -279,7 +293,7 @@ static int launch(char **argv, const struct run_args *a)
 		sp_err(stderr, "cannot run mpirun: %s", strerror(s.exec_errno));
 	} else {
 		d = sp_mx_doc_new();
-		ret = d ? sp_mx_doc_parse(s.out, d, err, sizeof(err)) : -ENOMEM;
+		ret = d ? sp_mx_doc_parse(doc_line(s.out), d, err, sizeof(err)) : -ENOMEM;
 		if (ret) {
 			sp_spawn_last_line(s.out, why, sizeof(why));
 			sp_err(stderr, "mpirun %s %d and gave no result%s%s",

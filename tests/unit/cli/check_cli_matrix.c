@@ -216,7 +216,8 @@ START_TEST(test_run)
 	write_file("doc.json", doc_json, 0644);
 	path(args, "mpirun.args");
 	snprintf(script, sizeof(script), "#!/bin/sh\necho \"$@\" > '%s'\n"
-		 "echo 'round 1/6: a rxe0 -> b rxe0: bw 92.50 Gbit/s' >&2\n/bin/cat '%s'\n", args, doc);
+		 "echo 'round 1/6: a rxe0 -> b rxe0: bw 92.50 Gbit/s' >&2\n"
+		 "echo 'a warning of a rank on stdout'\n/bin/cat '%s'\n", args, doc);
 	write_file("bin/mpirun", script, 0755);
 	path(csv, "m.csv");
 	path(svg, "m.svg");
