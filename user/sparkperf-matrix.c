@@ -30,7 +30,8 @@ static int mpi_allgather(struct sp_mx_comm *c, const void *mine, void *all, size
 static int mpi_bcast(struct sp_mx_comm *c, void *buf, size_t len)
 {
 	(void)c;
-	return len > INT_MAX ? -E2BIG : mpi_err(MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
+	return len > INT_MAX ? -E2BIG :
+	       mpi_err(MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
 }
 
 static int mpi_gather(struct sp_mx_comm *c, const void *mine, void *all, size_t len)

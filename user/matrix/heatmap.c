@@ -88,7 +88,8 @@ int sp_mx_heatmap_script(const struct sp_mx_doc *d, const char *path, FILE *f)
 		(n ? n : 1) * 460);
 	quoted(f, path);
 	fprintf(f, "\nset multiplot layout 1,%zu title '%s [%s], client (row) to server "
-		"(column)'\n", n ? n : 1, m == SP_MX_BW ? "bandwidth" : "one-way latency p50", unit);
+		"(column)'\n", n ? n : 1, m == SP_MX_BW ? "bandwidth" : "one-way latency p50",
+		unit);
 	/* latency: low is good, so the palette runs the other way */
 	fprintf(f, "set palette rgbformulae %s\n", m == SP_MX_BW ? "33,13,10" : "-33,-13,-10");
 	host_tics(d, f, "xtics");
@@ -109,6 +110,7 @@ int sp_mx_heatmap(const struct sp_mx_doc *d, const char *path, char *err, size_t
 	char *argv[] = { "gnuplot", script, NULL };
 	struct sp_spawn s;
 	int fd = mkstemp(script), ret;
+	bool failed;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (!f) {
@@ -128,16 +130,18 @@ int sp_mx_heatmap(const struct sp_mx_doc *d, const char *path, char *err, size_t
 		snprintf(err, len, "cannot run gnuplot: %s", strerror(-ret));
 		return ret;
 	}
+	failed = !WIFEXITED(s.status) || WEXITSTATUS(s.status);
 	if (s.exec_errno == ENOENT)
-		snprintf(err, len, "gnuplot is not installed: the heatmap needs it (apt-get install "
-			 "gnuplot-nox)");
+		snprintf(err, len, "gnuplot is not installed: the heatmap needs it "
+			 "(apt-get install gnuplot-nox)");
 	else if (s.exec_errno)
 		snprintf(err, len, "cannot run gnuplot: %s", strerror(s.exec_errno));
-	else if (!WIFEXITED(s.status) || WEXITSTATUS(s.status)) {
+	else if (failed) {
 		sp_spawn_last_line(s.err, why, sizeof(why));
-		snprintf(err, len, "gnuplot failed to draw %s: %s", path, *why ? why : "no reason given");
+		snprintf(err, len, "gnuplot failed to draw %s: %s", path,
+			 *why ? why : "no reason given");
 	}
-	ret = s.exec_errno ? -s.exec_errno : !WIFEXITED(s.status) || WEXITSTATUS(s.status) ? -EIO : 0;
+	ret = s.exec_errno ? -s.exec_errno : failed ? -EIO : 0;
 	sp_spawn_free(&s);
 	return ret;
 }

@@ -56,8 +56,8 @@ int sp_mx_hostfile_parse(const char *text, const char *path, struct sp_list *hos
 			fprintf(f, "%s%s", ftell(f) ? "," : "", w);
 		while (!ret && (w = strtok_r(NULL, " \t\r", &save)))
 			if (!host_option_ok(w))
-				ret = sp_invalid(err, len, "%s:%zu: unknown '%s' (slots=N, max_slots=N)",
-						 path, lineno, w);
+				ret = sp_invalid(err, len, "%s:%zu: unknown '%s' "
+						 "(slots=N, max_slots=N)", path, lineno, w);
 	}
 	if (fclose(f) && !ret)
 		ret = -ENOMEM;

@@ -216,7 +216,8 @@ static int run_args_parse(int argc, char **argv, struct run_args *a, struct sp_m
 
 	split_mpirun(argc, argv, a);
 	if (a->extra && !a->n_extra)
-		return sp_usage_error("matrix", "mpirun needs its arguments after it (or leave it out)");
+		return sp_usage_error("matrix", "mpirun needs its arguments after it "
+				      "(or leave it out)");
 	if (sp_kv_args_end("matrix", matrix_usage, a->argc, argv, kv, ARRAY_SIZE(kv), &status))
 		return status;
 	if (!a->hosts.n == !a->hostfile)
@@ -275,7 +276,8 @@ static int launch(char **argv, const struct run_args *a)
 	/* the whole document: a few MB for 64 hosts with every pattern */
 	static const struct sp_spawn_opts opts = { .path = true, .pass_err = true,
 						   .keep_max = DOC_FILE_MAX };
-	int64_t timeout_ms = (int64_t)((a->timeout_ns ? a->timeout_ns / 1000000 : DEFAULT_TIMEOUT_MS));
+	int64_t timeout_ms = (int64_t)(a->timeout_ns ? a->timeout_ns / 1000000 :
+				       DEFAULT_TIMEOUT_MS);
 	struct sp_mx_doc *d = NULL;
 	char err[256], why[256];
 	struct sp_spawn s;

@@ -27,7 +27,8 @@ int sp_mx_config_make(const struct sp_mx_test_args *a, struct sp_mx_config *cfg,
 		else if (!strcmp(a->tests.items[i], "bw"))
 			cfg->bw = true;
 		else
-			return sp_invalid(err, len, "Invalid test: '%s' (lat or bw)", a->tests.items[i]);
+			return sp_invalid(err, len, "Invalid test: '%s' (lat or bw)",
+					  a->tests.items[i]);
 	}
 	if (!a->tests.n)
 		cfg->lat = cfg->bw = true;

@@ -26,7 +26,7 @@ struct sp_mx_half {
 	char netdev[SP_IFNAME_MAX];
 	struct in_addr addr;
 	uint8_t prefix;
-	int8_t port;			/* physical port, from the netdev's "npN"; -1: not known */
+	int8_t port;			/* physical port: the netdev's "npN"; -1: not known */
 };
 
 struct sp_mx_host {

@@ -295,8 +295,8 @@ static void read_hosts(struct reader *r, json_object *doc)
 			bad(r, "%s: more than %d halves", where, SP_MX_HALVES_MAX);
 		for (i = 0; halves && !r->ret && i < json_object_array_length(halves); i++) {
 			snprintf(where, sizeof(where), "hosts[%zu].halves[%zu]", a, i);
-			read_half(r, json_object_array_get_idx(halves, i), &h->halves[h->n_halves++],
-				  where);
+			read_half(r, json_object_array_get_idx(halves, i),
+				  &h->halves[h->n_halves++], where);
 		}
 	}
 }
@@ -352,7 +352,8 @@ static void read_result(struct reader *r, json_object *o, const char *where)
 	str_member(r, o, "pattern", where, pattern, sizeof(pattern));
 	if (!r->ret && sp_mx_pattern_parse(pattern, (enum sp_mx_pattern *)&res.t.pattern))
 		bad(r, "%s: no pattern '%s'", where, pattern);
-	if (!r->ret && (!num_member(r, o, "round", where, &round) || round < 0 || round > UINT16_MAX))
+	if (!r->ret && (!num_member(r, o, "round", where, &round) || round < 0 ||
+			round > UINT16_MAX))
 		bad(r, "%s: no round", where);
 	res.t.round = (uint16_t)round;
 	read_end(r, o, "client", where, &res.t.client, &res.t.client_half);

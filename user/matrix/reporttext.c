@@ -100,8 +100,8 @@ static void print_head(const struct sp_mx_doc *d)
 		      sp_mx_cabling_str(d->topo.cabling), d->rounds, c->lat ? "lat" : "",
 		      c->lat && c->bw ? ", " : "", c->bw ? "bw" : "");
 	if (c->bw)
-		sp_print_text(" (%s messages, %u s)", sp_fmt_size(c->size_bytes, size, sizeof(size)),
-			      c->duration_s);
+		sp_print_text(" (%s messages, %u s)",
+			      sp_fmt_size(c->size_bytes, size, sizeof(size)), c->duration_s);
 	sp_print_text("; pattern %s\n", sp_mx_pattern_str(c->pattern));
 	for (a = 0; a < d->n_hosts; a++)
 		if (*d->hosts[a].error)
@@ -164,14 +164,18 @@ static void print_failures(const struct sp_mx_doc *d)
 	}
 }
 
+static bool is_stress(const struct sp_mx_result *r)
+{
+	return r->t.pattern == SP_MX_ALL || r->t.pattern == SP_MX_INCAST;
+}
+
 /* The row-th result of the stress patterns. */
 static const struct sp_mx_result *stress_result(const struct sp_mx_doc *d, size_t row)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < d->n_results; i++)
-		if ((d->results[i].t.pattern == SP_MX_ALL || d->results[i].t.pattern == SP_MX_INCAST) &&
-		    k++ == row)
+		if (is_stress(&d->results[i]) && k++ == row)
 			return &d->results[i];
 	return NULL;
 }
@@ -208,9 +212,10 @@ static int print_stress(const struct sp_mx_doc *d)
 	size_t i, n = 0;
 
 	for (i = 0; i < d->n_results; i++)
-		n += d->results[i].t.pattern == SP_MX_ALL || d->results[i].t.pattern == SP_MX_INCAST;
+		n += is_stress(&d->results[i]);
 	if (n)
-		sp_print_text("\nstress rounds, bandwidth of each session while its whole round runs:\n");
+		sp_print_text("\nstress rounds, bandwidth of each session while its whole "
+			      "round runs:\n");
 	return sp_print_table(header, ARRAY_SIZE(header), n, stress_fill, d);
 }
 
@@ -254,6 +259,7 @@ static void csv_num(FILE *f, bool has, double v)
 
 int sp_mx_write_csv(const struct sp_mx_doc *d, FILE *f)
 {
+	const struct sp_mx_host *c, *s;
 	const struct sp_mx_result *r;
 	struct sp_mx_outliers o;
 	const char *e;
@@ -266,9 +272,11 @@ int sp_mx_write_csv(const struct sp_mx_doc *d, FILE *f)
 		"one_way_p50_us,one_way_p99_us,outlier,error\n");
 	for (i = 0; i < d->n_results; i++) {
 		r = &d->results[i];
+		c = &d->hosts[r->t.client];
+		s = &d->hosts[r->t.server];
 		fprintf(f, "%s,%u,%s,%s,%s,%s", sp_mx_pattern_str(r->t.pattern), r->t.round,
-			d->hosts[r->t.client].name, d->hosts[r->t.client].halves[r->t.client_half].dev,
-			d->hosts[r->t.server].name, d->hosts[r->t.server].halves[r->t.server_half].dev);
+			c->name, c->halves[r->t.client_half].dev, s->name,
+			s->halves[r->t.server_half].dev);
 		csv_num(f, r->has_bw, r->gbit_per_s);
 		csv_num(f, r->has_lat, r->one_way_p50_us);
 		csv_num(f, r->has_lat, r->one_way_p99_us);

@@ -29,13 +29,15 @@ int sp_mx_candidates(struct sp_mx_doc *d)
 /* Does one subnet hold a half of every host? */
 static bool common_subnet(const struct sp_mx_doc *d)
 {
+	const struct sp_mx_half *h;
 	size_t i, b, j, found;
 
 	for (i = 0; i < d->hosts[0].n_halves; i++) {
+		h = &d->hosts[0].halves[i];
 		found = 1;
 		for (b = 1; b < d->n_hosts; b++)
 			for (j = 0; j < d->hosts[b].n_halves; j++)
-				if (sp_mx_same_subnet(&d->hosts[0].halves[i], &d->hosts[b].halves[j])) {
+				if (sp_mx_same_subnet(h, &d->hosts[b].halves[j])) {
 					found++;
 					break;
 				}

@@ -94,7 +94,8 @@ static void discover(struct sp_mx_host *me)
 		x->port = (int8_t)sp_mx_netdev_port(x->netdev);
 	}
 	if (!ret && !me->n_halves)
-		snprintf(me->error, sizeof(me->error), "no ACTIVE RDMA port with an IPv4 RoCE v2 GID");
+		snprintf(me->error, sizeof(me->error),
+			 "no ACTIVE RDMA port with an IPv4 RoCE v2 GID");
 	sp_halves_free(&h);
 }
 
@@ -269,7 +270,8 @@ static int round_tests(const struct sp_mx_link *links, size_t n_links,
 
 			if (l->a != round->pairs[k].client || l->b != round->pairs[k].server)
 				continue;
-			t = (struct sp_mx_test){ l->a, l->a_half, l->b, l->b_half, round->pattern, num };
+			t = (struct sp_mx_test){ l->a, l->a_half, l->b, l->b_half,
+						 round->pattern, num };
 			ret = sp_array_add(out, &count, &cap, sizeof(t), &t);
 		}
 	*n = (uint32_t)count;
@@ -400,7 +402,8 @@ static void adjacency(const struct sp_mx_link *links, size_t n, bool (*adj)[SP_M
  * round) and keeps the results with keep.
  */
 static int phase_run(struct phase *p, enum sp_mx_pattern pattern,
-		     int (*keep)(struct sp_mx_doc *d, const struct sp_mx_result *r), uint32_t *rounds)
+		     int (*keep)(struct sp_mx_doc *d, const struct sp_mx_result *r),
+		     uint32_t *rounds)
 {
 	bool adj[SP_MX_HOSTS_MAX][SP_MX_HOSTS_MAX];
 	struct sp_mx_schedule s = { 0 };
@@ -444,7 +447,8 @@ static int measure_phase(struct phase *p)
 {
 	if (!p->c->rank) {
 		sp_mx_topology(p->d);
-		fprintf(p->progress, "cabling %s: %zu of the pairs of halves reached each other%s%s\n",
+		fprintf(p->progress,
+			"cabling %s: %zu of the pairs of halves reached each other%s%s\n",
 			sp_mx_cabling_str(p->d->topo.cabling), p->d->n_links,
 			*p->d->topo.mistake ? "; " : "", p->d->topo.mistake);
 		p->links = p->d->links;
