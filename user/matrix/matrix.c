@@ -270,6 +270,22 @@ static const char *doc_line(const char *out)
 	return found;
 }
 
+/* How mpirun ended without a document; err: why its stdout is none. */
+static void no_result(const struct sp_spawn *s, const char *err, int64_t timeout_ms)
+{
+	char how[64];
+
+	if (s->timed_out)
+		snprintf(how, sizeof(how), "was stopped at the timeout (%lld s)",
+			 (long long)(timeout_ms / 1000));
+	else if (WIFEXITED(s->status))
+		snprintf(how, sizeof(how), "exited %d", WEXITSTATUS(s->status));
+	else
+		snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(s->status));
+	sp_err(stderr, "mpirun %s and gave no result%s%s", how, *s->out ? ": " : "",
+	       *s->out ? err : "");
+}
+
 /* mpirun, its progress passed through, its result read. */
 static int launch(char **argv, const struct run_args *a)
 {
@@ -279,7 +295,7 @@ static int launch(char **argv, const struct run_args *a)
 	int64_t timeout_ms = (int64_t)(a->timeout_ns ? a->timeout_ns / 1000000 :
 				       DEFAULT_TIMEOUT_MS);
 	struct sp_mx_doc *d = NULL;
-	char err[256], why[256];
+	char err[256] = "";
 	struct sp_spawn s;
 	int ret, status;
 
@@ -296,14 +312,8 @@ static int launch(char **argv, const struct run_args *a)
 	} else {
 		d = sp_mx_doc_new();
 		ret = d ? sp_mx_doc_parse(doc_line(s.out), d, err, sizeof(err)) : -ENOMEM;
-		if (ret) {
-			sp_spawn_last_line(s.out, why, sizeof(why));
-			sp_err(stderr, "mpirun %s %d and gave no result%s%s",
-			       s.timed_out ? "was stopped at the timeout, status" :
-			       WIFEXITED(s.status) ? "exited" : "was killed by signal",
-			       WIFEXITED(s.status) ? WEXITSTATUS(s.status) : WTERMSIG(s.status),
-			       *why ? ": " : "", why);
-		}
+		if (ret)
+			no_result(&s, err, timeout_ms);
 	}
 	status = d && !ret ? render(d, a->heatmap, a->csv) : SP_EXIT_ERROR;
 	sp_mx_doc_free(d);

@@ -271,6 +271,20 @@ START_TEST(test_mpirun_fails)
 	ck_assert_str_eq(r.out, "");
 	result_free(&r);
 
+	/* a stdout that is no document; an mpirun that does not end */
+	write_file("bin/mpirun", "#!/bin/sh\necho 'Hello from rank 0'\n", 0755);
+	run(&r, "ok", "matrix", "hosts", "spark1,spark2", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: mpirun exited 0 and gave no result: not a matrix document "
+			 "(a JSON object).\n");
+	result_free(&r);
+	write_file("bin/mpirun", "#!/bin/sh\nexec /bin/sleep 30\n", 0755);
+	run(&r, "ok", "matrix", "hosts", "spark1,spark2", "timeout", "1", NULL);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "Error: mpirun was stopped at the timeout (1 s) and gave no "
+			 "result.\n");
+	result_free(&r);
+
 	/* no mpirun at all */
 	path(fixture, "bin/mpirun");
 	unlink(fixture);
