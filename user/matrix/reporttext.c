@@ -90,6 +90,37 @@ static int print_matrix(struct table *t)
 	return ret;
 }
 
+/* "host half (netdev)": where to look. */
+static void where(const struct sp_mx_doc *d, size_t host, size_t half, char *buf, size_t len)
+{
+	const struct sp_mx_half *h = &d->hosts[host].halves[half];
+
+	snprintf(buf, len, "%s %s (%s)", d->hosts[host].name, h->dev, h->netdev);
+}
+
+/*
+ * Cabled hosts: which half reaches which, once a pair (a switch's would be
+ * every pair of every subnet, which the tables show).
+ */
+static void print_cables(const struct sp_mx_doc *d)
+{
+	char a[SP_MX_HOST_NAME_MAX + 64], b[SP_MX_HOST_NAME_MAX + 64];
+	const struct sp_mx_link *l;
+	size_t i;
+
+	if (d->topo.cabling == SP_MX_CABLING_SWITCHED || !d->n_links)
+		return;
+	sp_print_text("reached:\n");
+	for (i = 0; i < d->n_links; i++) {
+		l = &d->links[i];
+		if (l->a > l->b)
+			continue;
+		where(d, l->a, l->a_half, a, sizeof(a));
+		where(d, l->b, l->b_half, b, sizeof(b));
+		sp_print_text("  %s <-> %s\n", a, b);
+	}
+}
+
 static void print_head(const struct sp_mx_doc *d)
 {
 	const struct sp_mx_config *c = &d->cfg;
@@ -115,15 +146,9 @@ static void print_head(const struct sp_mx_doc *d)
 					      d->hosts[a].name, d->hosts[b].name);
 	if (none)
 		sp_print_text("\n");
+	print_cables(d);
 }
 
-/* "host half (netdev)": where to look. */
-static void where(const struct sp_mx_doc *d, size_t host, size_t half, char *buf, size_t len)
-{
-	const struct sp_mx_half *h = &d->hosts[host].halves[half];
-
-	snprintf(buf, len, "%s %s (%s)", d->hosts[host].name, h->dev, h->netdev);
-}
 
 static void print_outliers(const struct sp_mx_doc *d, const struct sp_mx_outliers *o)
 {

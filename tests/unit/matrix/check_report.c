@@ -126,6 +126,8 @@ START_TEST(test_no_path_cells)
 		"matrix of 3 hosts: cabling mixed, 6 rounds; tests bw (1MiB messages, 5 s); "
 		"pattern pairs\n"
 		"no direct path: a <-> c, b <-> c\n"
+		"reached:\n"
+		"  a rxe0 (eth0) <-> b rxe0 (eth0)\n"
 		"\n"
 		"bandwidth from rxe0, client (row) to server (column):\n"
 		"rxe0[Gbit/s]  a        b        c\n"
