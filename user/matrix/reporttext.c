@@ -98,6 +98,16 @@ static void where(const struct sp_mx_doc *d, size_t host, size_t half, char *buf
 	snprintf(buf, len, "%s %s (%s)", d->hosts[host].name, h->dev, h->netdev);
 }
 
+static bool has_link(const struct sp_mx_doc *d, const struct sp_mx_link *want)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_links; i++)
+		if (!memcmp(&d->links[i], want, sizeof(*want)))
+			return true;
+	return false;
+}
+
 /*
  * Cabled hosts: which half reaches which, once a pair (a switch's would be
  * every pair of every subnet, which the tables show).
@@ -106,6 +116,7 @@ static void print_cables(const struct sp_mx_doc *d)
 {
 	char a[SP_MX_HOST_NAME_MAX + 64], b[SP_MX_HOST_NAME_MAX + 64];
 	const struct sp_mx_link *l;
+	struct sp_mx_link back;
 	size_t i;
 
 	if (d->topo.cabling == SP_MX_CABLING_SWITCHED || !d->n_links)
@@ -113,11 +124,13 @@ static void print_cables(const struct sp_mx_doc *d)
 	sp_print_text("reached:\n");
 	for (i = 0; i < d->n_links; i++) {
 		l = &d->links[i];
-		if (l->a > l->b)
+		back = (struct sp_mx_link){ l->b, l->b_half, l->a, l->a_half };
+		/* both ways: once; one way: as it went */
+		if (l->a > l->b && has_link(d, &back))
 			continue;
 		where(d, l->a, l->a_half, a, sizeof(a));
 		where(d, l->b, l->b_half, b, sizeof(b));
-		sp_print_text("  %s <-> %s\n", a, b);
+		sp_print_text("  %s %s %s\n", a, has_link(d, &back) ? "<->" : "->", b);
 	}
 }
 

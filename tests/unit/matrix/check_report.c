@@ -138,6 +138,26 @@ START_TEST(test_no_path_cells)
 }
 END_TEST
 
+START_TEST(test_one_way_link)
+{
+	struct capture c;
+	char *out;
+
+	/* a reached b, b's probe back failed: the cable is named one way */
+	d->hosts[2].halves[0].addr.s_addr = htonl(0x0a000001);
+	ck_assert_int_eq(sp_mx_candidates(d), 0);
+	ck_assert_uint_eq(d->n_links, 2);
+	d->n_links = 1;
+	sp_mx_topology(d);
+	d->n_results = 0;
+	cap_start(&c, false, false);
+	ck_assert_int_eq(sp_mx_print_text(d), 0);
+	out = cap_end(&c);
+	ck_assert_msg(strstr(out, "reached:\n  a rxe0 (eth0) -> b rxe0 (eth0)\n"), "%s", out);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_csv)
 {
 	char *buf = NULL;
@@ -355,6 +375,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_outliers);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_no_path_cells);
+	tcase_add_test(tc, test_one_way_link);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_json_read_back);
