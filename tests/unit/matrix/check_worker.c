@@ -134,6 +134,8 @@ static const char fake_ctl[] =
 	"esac\n";
 
 static char dir[64];
+/* each rank's host: discover(), or a test's own */
+static void (*hook)(struct sp_mx_host *me, int rank) = discover;
 
 static void setup(void)
 {
@@ -161,7 +163,7 @@ static void run_ranks(int n, enum sp_mx_pattern pattern, char **out, char **prog
 	struct sp_mx_worker_cfg cfg = {
 		.run = { .lat = true, .bw = true, .size_bytes = 1 << 20, .duration_s = 1,
 			 .pattern = pattern },
-		.discover = discover,
+		.discover = hook,
 	};
 	struct rank ranks[RANKS_MAX];
 	pthread_t th[RANKS_MAX];
@@ -301,6 +303,66 @@ START_TEST(test_all)
 }
 END_TEST
 
+START_TEST(test_incast)
+{
+	struct sp_mx_doc *d;
+	char *out, *progress;
+	size_t i, incast = 0;
+
+	run_ranks(3, SP_MX_INCAST, &out, &progress);
+	d = read_doc(out);
+	/* the tournament's 6, then a round per target, two senders each */
+	ck_assert_uint_eq(d->rounds, 6 + 3);
+	for (i = 0; i < d->n_results; i++) {
+		const struct sp_mx_result *r = &d->results[i];
+
+		if (r->t.pattern != SP_MX_INCAST)
+			continue;
+		incast++;
+		ck_assert_uint_eq(r->t.round, 7 + r->t.server);
+		ck_assert(r->has_bw);
+	}
+	ck_assert_uint_eq(incast, 6);
+	ck_assert_ptr_nonnull(strstr(progress, "round 9/9: a rxe0 -> c rxe0: bw 10.50 Gbit/s\n"));
+	sp_mx_doc_free(d);
+	free(out);
+	free(progress);
+}
+END_TEST
+
+/* Rank 1's host without its module: in the document, tested by nobody. */
+static void discover_one_broken(struct sp_mx_host *me, int rank)
+{
+	discover(me, rank);
+	if (rank == 1) {
+		me->n_halves = 0;
+		snprintf(me->error, sizeof(me->error), "cannot read its halves: the sparkperf "
+			 "module is not loaded");
+	}
+}
+
+START_TEST(test_host_without_halves)
+{
+	struct sp_mx_doc *d;
+	char *out, *progress;
+
+	hook = discover_one_broken;
+	run_ranks(3, SP_MX_PAIRS, &out, &progress);
+	hook = discover;
+	d = read_doc(out);
+	ck_assert_str_eq(d->hosts[1].error, "cannot read its halves: the sparkperf module is not "
+			 "loaded");
+	ck_assert_uint_eq(d->hosts[1].n_halves, 0);
+	/* a <-> c only, each way */
+	ck_assert_uint_eq(d->n_links, 2);
+	ck_assert_uint_eq(d->n_results, 2);
+	ck_assert_int_eq(d->topo.cabling, SP_MX_CABLING_MIXED);
+	sp_mx_doc_free(d);
+	free(out);
+	free(progress);
+}
+END_TEST
+
 START_TEST(test_args)
 {
 	char *ok[] = { "tests", "bw", "size", "64K", "duration", "3", "pattern", "incast", "ctl",
@@ -333,6 +395,8 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_pairs);
 	tcase_add_test(tc, test_all);
+	tcase_add_test(tc, test_incast);
+	tcase_add_test(tc, test_host_without_halves);
 	tcase_add_test(tc, test_args);
 	suite_add_tcase(s, tc);
 	return s;
