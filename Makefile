@@ -53,7 +53,7 @@ unit: user
 
 # Style and static checks: checkpatch and sparse on the module, user/'s
 # layout (scripts/layout-check), one version (scripts/version-check),
-# shellcheck on the scripts, groff warnings on the man page.
+# shellcheck on the scripts, groff warnings on the man pages.
 SHELL_SCRIPTS = $(filter-out %.py,$(wildcard scripts/* tests/vm/* tests/switch/*))
 style:
 	scripts/checkpatch.sh
@@ -61,7 +61,7 @@ style:
 	scripts/version-check
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -s bash user/completion/sparkperf-ctl
-	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 2>&1); \
+	@out=$$(groff -ww -z -man user/man/sparkperf-ctl.8 user/man/sparkperf-matrix.8 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 	$(MAKE) -C kmod KERNELDIR=$(HOST_KERNELDIR) $(KMOD_FLAGS) sparse
 
@@ -113,12 +113,13 @@ vm-kmod:
 		$(VM_KVER) >/dev/null
 
 # The CLI the VMs run: arm64 guests (KVER=7.3-arm64) get one cross-built
-# against Debian's :arm64 libraries, beside the in-tree build.
+# against Debian's :arm64 libraries, beside the in-tree build (sparkperf-ctl
+# alone: the VMs run no matrix worker).
 vm-user:
 	$(MAKE) $(if $(filter %-arm64,$(VM_KVER)),arm64-user,user)
 
 arm64-user:
-	$(MAKE) -C user O=$(CURDIR)/build/arm64/user CC=aarch64-linux-gnu-gcc \
+	$(MAKE) -C user ctl O=$(CURDIR)/build/arm64/user CC=aarch64-linux-gnu-gcc \
 		PKG_CONFIG="env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config" \
 		$(USER_FLAGS)
 
@@ -175,7 +176,7 @@ demo: deps
 	scripts/demo
 
 install: user
-	$(MAKE) -C user PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install
+	$(MAKE) -C user PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install install-matrix
 
 # The Debian packages (debian/), built from a copy of the working tree
 # (scripts/deb-build); lintian errors fail.

@@ -35,7 +35,8 @@ def unitless: [
 	"yields", "numa_node", "netdev_ifindex", "seq",
 	"seq_next", "seq_oldest", "slots", "changes", "failures",
 	"gid_index", "command_index", "failed", "max_conns", "max_threads",
-	"rejected", "pcie_width", "pcie_max_width", "previous_gid_index"
+	"rejected", "pcie_width", "pcie_max_width", "previous_gid_index",
+	"round", "rounds"
 ];
 
 # Spellings of a unit or a quantity that the vocabulary has one other

@@ -21,6 +21,7 @@
 #include "lib/model.h"
 #include "lib/print.h"
 #include "lib/traceprint.h"
+#include "matrix/mxmodel.h"
 #define TESTUTIL_CLI
 #include "testutil.h"
 
@@ -507,4 +508,43 @@ void cli_teardown(void)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* ---- matrix documents ------------------------------------------------------- */
+
+void mx_host(struct sp_mx_doc *d, const char *name, ...)
+{
+	struct sp_mx_host *h = &d->hosts[d->n_hosts++];
+	struct sp_mx_half *x;
+	char addr[32];
+	unsigned int prefix;
+	const char *spec;
+	va_list ap;
+
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	va_start(ap, name);
+	while ((spec = va_arg(ap, const char *))) {
+		x = &h->halves[h->n_halves++];
+		ck_assert_int_eq(sscanf(spec, "%19s %15s %31[0-9.]/%u", x->dev, x->netdev, addr,
+					&prefix), 4);
+		ck_assert_int_eq(inet_pton(AF_INET, addr, &x->addr), 1);
+		x->prefix = (uint8_t)prefix;
+		x->port = (int8_t)sp_mx_netdev_port(x->netdev);
+	}
+	va_end(ap);
+}
+
+void mx_pair(struct sp_mx_doc *d, unsigned int client, unsigned int server, double gbit,
+	     double p50_us, double p99_us, const char *error)
+{
+	struct sp_mx_result r = { .t = { client, 0, server, 0, SP_MX_PAIRS, 1 } };
+
+	r.has_bw = gbit >= 0;
+	r.gbit_per_s = gbit;
+	r.has_lat = p50_us >= 0;
+	r.one_way_p50_us = p50_us;
+	r.one_way_p99_us = p99_us;
+	snprintf(r.error, sizeof(r.error), "%s", error ? error : "");
+	ck_assert_int_eq(sp_array_add(&d->results, &d->n_results, &d->results_cap, sizeof(r), &r),
+			 0);
 }

@@ -89,6 +89,22 @@ struct sp_half;
 void assert_half(const struct sp_half *h, const char *dev, const char *netdev,
 		 const char *parent, bool active, int gid_index);
 
+struct sp_mx_doc;
+
+/*
+ * A host of a matrix document: its name, then its halves as "DEV NETDEV
+ * ADDR/PREFIX" strings, NULL-terminated (the physical port from the
+ * netdev's npN).
+ */
+void mx_host(struct sp_mx_doc *d, const char *name, ...);
+/*
+ * A result of the pairs rounds (round 1): client and server host indexes,
+ * half 0 of each, bw (< 0: none), one-way p50 and p99 (p50 < 0: none),
+ * error (NULL: none).
+ */
+void mx_pair(struct sp_mx_doc *d, unsigned int client, unsigned int server, double gbit,
+	     double p50_us, double p99_us, const char *error);
+
 /* s begins with prefix */
 bool starts_with(const char *s, const char *prefix);
 /* newlines in s */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmdbuild.h"
+#include "lib/spawn.h"
 
 /* ssh that fails at once instead of asking for a password or a host key */
 static const char *const ssh_words[] = {
@@ -187,52 +188,13 @@ const char *sp_bench_role_str(enum sp_bench_role role)
 
 /* ---- the command line as text -------------------------------------------------- */
 
-/* Characters no shell reads specially, in any position. */
-static bool plain_word(const char *w)
-{
-	if (!*w)
-		return false;
-	for (; *w; w++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_./:=,@%+-", *w))
-			return false;
-	return true;
-}
-
-char *sp_bench_quote(const char *word)
-{
-	size_t len = 2, i = 0;
-	const char *p;
-	char *out;
-
-	if (plain_word(word))
-		return strdup(word);
-	for (p = word; *p; p++)
-		len += *p == '\'' ? 4 : 1;
-	out = malloc(len + 1);
-	if (!out)
-		return NULL;
-	out[i++] = '\'';
-	for (p = word; *p; p++) {
-		if (*p == '\'') {
-			memcpy(out + i, "'\\''", 4);
-			i += 4;
-		} else {
-			out[i++] = *p;
-		}
-	}
-	out[i++] = '\'';
-	out[i] = '\0';
-	return out;
-}
-
 /* Appends the quoted words of v to the stream, a blank before each but the first. */
 static bool put_words(FILE *f, char *const *v, bool *first)
 {
 	size_t i;
 
 	for (i = 0; v && v[i]; i++) {
-		char *q = sp_bench_quote(v[i]);
+		char *q = sp_shell_quote(v[i]);
 
 		if (!q)
 			return false;
@@ -344,7 +306,7 @@ void sp_bench_shell_step(struct sp_bench_builder *b, enum sp_bench_tool tool, co
 		sp_bench_opt(b, "-lc", "%s && %s", setup, line);
 		return;
 	}
-	where = sp_bench_quote(dir);
+	where = sp_shell_quote(dir);
 	if (!where) {
 		b->err = -ENOMEM;
 		return;

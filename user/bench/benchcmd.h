@@ -77,8 +77,6 @@ void sp_bench_cmds_free(struct sp_bench_cmds *c);
  * no memory.
  */
 char *sp_bench_cmdline(const struct sp_bench_cmd *c);
-/* One word, quoted as a shell needs it ('it'\''s'); malloc'ed. */
-char *sp_bench_quote(const char *word);
 
 /* ---- where the server side comes from ----------------------------------------- */
 

@@ -12,12 +12,13 @@
 #include "benchprint.h"
 #include "lib/print.h"
 #include "lib/print.h"
+#include "lib/spawn.h"
 #include "lib/traceprint.h"
 
 /* "> DIR/NAME" as a shell reads it: where a command's data goes. */
 static void text_redirect(FILE *f, const char *dir, const char *name)
 {
-	char *path = sp_xprintf("%s/%s", dir, name), *q = path ? sp_bench_quote(path) : NULL;
+	char *path = sp_xprintf("%s/%s", dir, name), *q = path ? sp_shell_quote(path) : NULL;
 
 	fprintf(f, " > %s", q ? q : "(out of memory)");
 	free(q);

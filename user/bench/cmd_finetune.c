@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmdbuild.h"
+#include "lib/spawn.h"
 
 /*
  * The playbooks' last revision whose 8B and 3B scripts take the guide's
@@ -78,7 +79,7 @@ static void finetune_step(struct sp_bench_builder *b, const struct sp_bench_gen_
 
 	if (b->err)
 		return;
-	hook = sp_bench_quote(image ? SP_BENCH_CONTAINER_OUT : o->out_dir);
+	hook = sp_shell_quote(image ? SP_BENCH_CONTAINER_OUT : o->out_dir);
 	if (!hook || asprintf(&line, "BNB_CUDA_VERSION=130 PYTHONPATH=%s %s", hook,
 			      recipes[r].line) < 0 ||
 	    asprintf(&name, "finetune-%s", recipes[r].test) < 0 ||

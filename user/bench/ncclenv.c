@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <sys/utsname.h>
 
 #include "benchexec.h"
 #include "cmdbuild.h"
+#include "lib/spawn.h"
 #include "lib/err.h"
 #include "lib/ifaddr.h"
 #include "lib/nl.h"
@@ -45,38 +45,6 @@ static const char nccl_usage[] =
 	"for ring cabling. 'bench nccl env' is the same command.\n";
 
 /* ---- the halves of each host ------------------------------------------------------ */
-
-static void this_host(struct sp_halves *h)
-{
-	struct utsname uts;
-
-	h->source = SP_HALVES_LOCAL;
-	snprintf(h->host, sizeof(h->host), "%s", uname(&uts) ? "this host" : uts.nodename);
-}
-
-/* This host's halves: the module's devices, the prefixes of their addresses. -errno, e. */
-static int local_halves(struct sp_halves *out, struct sp_nl_err *e)
-{
-	struct sp_dev_list devs = { 0 };
-	struct sp_ifaddr *addrs = NULL;
-	size_t n_addrs = 0;
-	struct sp_nl nl;
-	int ret = sp_nl_open(&nl);
-
-	if (!ret)
-		ret = sp_nl_dev_get(&nl, NULL, &devs);
-	*e = nl.err;
-	sp_nl_close(&nl);
-	this_host(out);
-	/* without them the subnets are guessed, and the output says so */
-	if (!ret && sp_host_ifaddrs(&addrs, &n_addrs))
-		n_addrs = 0;
-	if (!ret)
-		ret = sp_halves_local(&devs, addrs, n_addrs, out);
-	free(addrs);
-	sp_dev_list_free(&devs);
-	return ret;
-}
 
 /* The last line of a failed command's stderr, or how it ended. */
 static void why_failed(const char *dir, const struct sp_bench_cmd *c, char *buf, size_t len)
@@ -204,7 +172,7 @@ static void text_host_head(const struct sp_nccl_host *h)
 /* "NAME=VALUE" as a shell reads it back. */
 static void text_var(const char *prefix, const struct sp_nccl_var *v, const char *end)
 {
-	char *q = sp_bench_quote(v->value);
+	char *q = sp_shell_quote(v->value);
 
 	sp_print_text("%s%s=%s%s", prefix, v->name, q ? q : "", end);
 	free(q);
@@ -423,7 +391,7 @@ static int gather(const struct sp_list *peers, const struct sp_list *files,
 			return SP_EXIT_ERROR;
 		}
 	}
-	ret = local_halves(&hosts[0], &e);
+	ret = sp_halves_this_host(&hosts[0], &e);
 	if (ret)
 		return sp_report_open_error("nccl", "env", ret, &e);
 	if (peers->n && ssh_halves(peers, &hosts[1], err, sizeof(err))) {
@@ -584,7 +552,7 @@ int sp_nccl_auto(const char *const *hosts, size_t n_hosts, bool dry_run, struct 
 	int ret;
 
 	memset(a, 0, sizeof(*a));
-	ret = local_halves(&found[0], &e);
+	ret = sp_halves_this_host(&found[0], &e);
 	if (ret) {
 		snprintf(a->source, sizeof(a->source), "none: this host's devices are not known "
 			 "(%s), NCCL picks", ret == -ENOENT ? "the module is not loaded" :

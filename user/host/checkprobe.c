@@ -15,7 +15,7 @@
 
 #include "doctor.h"
 #include "lib/print.h"
-#include "lib/spawn.h"
+#include "lib/selfrun.h"
 
 /* A 2 s run with its connection and teardown, under emulation too. */
 #define PROBE_TIMEOUT_MS 60000
@@ -38,143 +38,35 @@
 
 /* ---- running the probes ---------------------------------------------------------- */
 
-static void last_line(const char *text, char *buf, size_t len)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	for (start = end; start > text && start[-1] != '\n'; start--)
-		;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
-/*
- * sparkperf-ctl -j OBJECT run peer P dev D ARGS: its first JSON element in
- * *first (the document in *doc, to put), or why there is none in why.
- */
-static int run_json(const struct sp_probe_target *t, const char *object, const char *args,
-		    json_object **doc, json_object **first, char *why, size_t len)
-{
-	char *argv[24], *words, *w, *save = NULL;
-	struct sp_spawn s;
-	size_t n = 0;
-	int ret;
-
-	*doc = NULL;
-	*first = NULL;
-	words = strdup(args);
-	if (!words)
-		return -ENOMEM;
-	argv[n++] = "/proc/self/exe";
-	argv[n++] = "-j";
-	argv[n++] = (char *)object;
-	argv[n++] = "run";
-	argv[n++] = "peer";
-	argv[n++] = (char *)t->peer;
-	argv[n++] = "dev";
-	argv[n++] = (char *)t->dev;
-	for (w = strtok_r(words, " ", &save); w && n < 23; w = strtok_r(NULL, " ", &save))
-		argv[n++] = w;
-	argv[n] = NULL;
-	ret = sp_spawn_capture(argv, PROBE_TIMEOUT_MS, &s);
-	free(words);
-	if (ret)
-		return ret;
-	if (s.exec_errno)
-		snprintf(why, len, "cannot run sparkperf-ctl: %s", strerror(s.exec_errno));
-	else if (s.timed_out)
-		snprintf(why, len, "no end within %d s", PROBE_TIMEOUT_MS / 1000);
-	else
-		*doc = json_tokener_parse(s.out);
-	if (*doc && json_object_is_type(*doc, json_type_array) &&
-	    json_object_array_length(*doc))
-		*first = json_object_array_get_idx(*doc, 0);
-	else if (!s.exec_errno && !s.timed_out)
-		/* refused before a session existed: its one "Error: ..." line */
-		last_line(s.err, why, len);
-	sp_spawn_free(&s);
-	return 0;
-}
-
-static bool num_of(json_object *o, const char *key, double *out)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return true;
-}
-
-/* A session that did not end well: its error, or its state. */
-static bool session_failed(json_object *o, const char *msg, char *why, size_t len)
-{
-	const char *state = sp_json_get_str(o, "state");
-
-	if (state && !strcmp(state, "done"))
-		return false;
-	snprintf(why, len, "%s", msg ? msg : state ? state : "no state");
-	return true;
-}
-
-/* rdma_cm's reject of a port nobody listens on: no sparkperf server there. */
-static bool no_server(const char *why)
-{
-	return strstr(why, "invalid service ID") != NULL;
-}
-
 static void probe_bw(const struct sp_probe_target *t, struct sp_probe_result *r)
 {
-	json_object *doc, *run, *sessions, *s = NULL, *agg;
-	char *why = r->bw_error;
-	size_t len = sizeof(r->bw_error);
-	int ret;
+	const struct sp_selfrun run = {
+		.prog = "/proc/self/exe", .peer = t->peer, .dev = t->dev,
+		.args = SP_PROBE_BW_ARGS, .timeout_ms = PROBE_TIMEOUT_MS,
+	};
+	struct sp_selfrun_bw bw;
 
-	ret = run_json(t, "bw", SP_PROBE_BW_ARGS, &doc, &run, why, len);
-	if (ret) {
-		snprintf(why, len, "cannot run it: %s", strerror(-ret));
-		return;
-	}
-	if (run && json_object_object_get_ex(run, "sessions", &sessions) &&
-	    json_object_array_length(sessions))
-		s = json_object_array_get_idx(sessions, 0);
-	if (run && !s)
-		snprintf(why, len, "bw run gave no session");
-	if (s && !session_failed(s, sp_json_get_str(s, "error_msg"), why, len))
-		r->has_bw = json_object_object_get_ex(run, "aggregate", &agg) &&
-			    num_of(agg, "gbit_per_s", &r->gbit_per_s);
-	if (s && !r->has_bw && !*why)
-		snprintf(why, len, "bw run measured nothing");
-	r->no_server = !r->has_bw && no_server(why);
-	r->not_permitted = !r->has_bw && strstr(why, strerror(EPERM));
-	json_object_put(doc);
+	sp_selfrun_bw(&run, &bw);
+	r->has_bw = bw.ok;
+	r->gbit_per_s = bw.gbit_per_s;
+	r->no_server = bw.no_server;
+	r->not_permitted = bw.not_permitted;
+	snprintf(r->bw_error, sizeof(r->bw_error), "%s", bw.why);
 }
 
 static void probe_lat(const struct sp_probe_target *t, struct sp_probe_result *r)
 {
-	json_object *doc, *lat, *err;
-	char *why = r->lat_error;
-	size_t len = sizeof(r->lat_error);
-	double p50, p99;
-	int ret;
+	const struct sp_selfrun run = {
+		.prog = "/proc/self/exe", .peer = t->peer, .dev = t->dev,
+		.args = SP_PROBE_LAT_ARGS, .timeout_ms = PROBE_TIMEOUT_MS,
+	};
+	struct sp_selfrun_lat lat;
 
-	ret = run_json(t, "lat", SP_PROBE_LAT_ARGS, &doc, &lat, why, len);
-	if (ret) {
-		snprintf(why, len, "cannot run it: %s", strerror(-ret));
-		return;
-	}
-	if (lat && !session_failed(lat, json_object_object_get_ex(lat, "error", &err) ?
-				   sp_json_get_str(err, "message") : NULL, why, len) &&
-	    num_of(lat, "rtt_p50_ns", &p50) && num_of(lat, "rtt_p99_ns", &p99)) {
-		r->has_lat = true;
-		r->rtt_p50_ns = (uint64_t)p50;
-		r->rtt_p99_ns = (uint64_t)p99;
-	} else if (lat && !*why) {
-		snprintf(why, len, "lat run measured nothing");
-	}
-	json_object_put(doc);
+	sp_selfrun_lat(&run, &lat);
+	r->has_lat = lat.ok;
+	r->rtt_p50_ns = lat.rtt_p50_ns;
+	r->rtt_p99_ns = lat.rtt_p99_ns;
+	snprintf(r->lat_error, sizeof(r->lat_error), "%s", lat.why);
 }
 
 int sp_check_probe_run(const struct sp_probe_target *t, struct sp_probe_result *r)

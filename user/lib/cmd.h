@@ -33,7 +33,8 @@ struct sp_ctx {
 	X(tune, "host tuning: show, check, apply, revert (snapshot first, exact revert)") \
 	X(check, "preflight doctor: ports, links, MTUs, GIDs, jumbo path to peers") \
 	X(bench, "perftest, iperf3, nccl-tests, LLM benchmarks: run, parse, one JSON document") \
-	X(nccl, "the NCCL environment of this host and its peers: env (HCAs paired by subnet)")
+	X(nccl, "the NCCL environment of this host and its peers: env (HCAs paired by subnet)") \
+	X(matrix, "pairwise latency and bandwidth of N hosts under mpirun: run, show (tables, heatmap)")
 
 #define SP_DECLARE_OBJECT(name, help) \
 	int sp_cmd_##name(const struct sp_ctx *ctx, int argc, char **argv);

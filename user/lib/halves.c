@@ -6,7 +6,11 @@
 #include <arpa/inet.h>
 #include <json-c/json.h>
 
+#include <sys/utsname.h>
+
+#include "file.h"
 #include "halves.h"
+#include "nl.h"
 #include "print.h"
 #include "parse.h"
 
@@ -104,6 +108,31 @@ int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addr
 			ret = sp_array_add(&out->v, &out->n, &out->cap, sizeof(h), &h);
 		}
 	}
+	return ret;
+}
+
+int sp_halves_this_host(struct sp_halves *out, struct sp_nl_err *e)
+{
+	struct sp_dev_list devs = { 0 };
+	struct sp_ifaddr *addrs = NULL;
+	size_t n_addrs = 0;
+	struct utsname uts;
+	struct sp_nl nl;
+	int ret = sp_nl_open(&nl);
+
+	if (!ret)
+		ret = sp_nl_dev_get(&nl, NULL, &devs);
+	*e = nl.err;
+	sp_nl_close(&nl);
+	out->source = SP_HALVES_LOCAL;
+	snprintf(out->host, sizeof(out->host), "%s", uname(&uts) ? "this host" : uts.nodename);
+	/* without them the subnets are guessed, and the output says so */
+	if (!ret && sp_host_ifaddrs(&addrs, &n_addrs))
+		n_addrs = 0;
+	if (!ret)
+		ret = sp_halves_local(&devs, addrs, n_addrs, out);
+	free(addrs);
+	sp_dev_list_free(&devs);
 	return ret;
 }
 
@@ -287,29 +316,16 @@ int sp_halves_parse(const char *text, struct sp_halves *out, char *err, size_t l
 
 int sp_halves_read_file(const char *path, struct sp_halves *out, char *err, size_t len)
 {
-	char *text = malloc(HALVES_FILE_MAX + 1), why[200];
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-	int ret = 0;
+	char *text, why[200];
+	int ret = sp_file_read(path, HALVES_FILE_MAX, &text);
 
 	out->source = SP_HALVES_FILE;
 	snprintf(out->origin, sizeof(out->origin), "%s", path);
-	if (!f) {
-		ret = -errno;
+	if (ret == -EFBIG)
+		sp_invalid(err, len, "%s: larger than a -j output", path);
+	else if (ret && ret != -ENOMEM)
 		sp_invalid(err, len, "cannot read %s: %s", path, strerror(-ret));
-	} else if (!text) {
-		ret = -ENOMEM;
-	} else {
-		n = fread(text, 1, HALVES_FILE_MAX + 1, f);
-		if (ferror(f))
-			ret = sp_invalid(err, len, "cannot read %s: %s", path, strerror(EIO));
-		else if (n > HALVES_FILE_MAX)
-			ret = sp_invalid(err, len, "%s: larger than a -j output", path);
-	}
-	if (f)
-		fclose(f);
 	if (!ret) {
-		text[n] = '\0';
 		ret = sp_halves_parse(text, out, why, sizeof(why));
 		if (ret == -EINVAL)
 			sp_invalid(err, len, "%s: %s", path, why);

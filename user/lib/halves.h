@@ -9,7 +9,8 @@
  * They come from the module's device list and the host's addresses (this
  * host), or from another host's "sparkperf-ctl -j dev" or "-j check"
  * output, read over ssh or from a file. check compares them with what NCCL
- * and perftest are told; bench/'s NCCL environment pairs them across hosts.
+ * and perftest are told; bench/'s NCCL environment pairs them across hosts;
+ * matrix/ tests every pair of them that shares a subnet.
  */
 #ifndef SPARKPERF_CTL_LIB_HALVES_H
 #define SPARKPERF_CTL_LIB_HALVES_H
@@ -64,6 +65,15 @@ const char *sp_halves_source_str(enum sp_halves_source s);	/* "local", "ssh", "f
  */
 int sp_halves_local(const struct sp_dev_list *devs, const struct sp_ifaddr *addrs,
 		    size_t n_addrs, struct sp_halves *out);
+
+struct sp_nl_err;
+
+/*
+ * This host's halves, as sp_halves_local() makes them from the module's
+ * devices (asked over netlink) and getifaddrs(3), host its node name.
+ * 0, or -errno with the kernel's message in *e.
+ */
+int sp_halves_this_host(struct sp_halves *out, struct sp_nl_err *e);
 
 /*
  * Another host's halves from the -j output of its "sparkperf-ctl dev" (an

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/benchcmd.h"
+#include "lib/spawn.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -454,7 +455,7 @@ START_TEST(test_quote)
 	char *env[] = { "A=b c", NULL };
 	char *s;
 
-	s = sp_bench_quote("it's");
+	s = sp_shell_quote("it's");
 	ck_assert_str_eq(s, "'it'\\''s'");
 	free(s);
 	c.argv = argv;

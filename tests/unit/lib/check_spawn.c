@@ -67,6 +67,38 @@ START_TEST(test_not_started)
 }
 END_TEST
 
+START_TEST(test_path_and_stderr_passed)
+{
+	/* sh from PATH; its stderr is the test's, not kept */
+	static const struct sp_spawn_opts opts = { .path = true, .pass_err = true };
+	char *argv[] = { "sh", "-c", "echo out; echo 'err: passed through, as intended' >&2", NULL };
+	struct sp_spawn s;
+
+	ck_assert_int_eq(sp_spawn_run(argv, 10000, &opts, &s), 0);
+	ck_assert_str_eq(s.out, "out\n");
+	ck_assert_str_eq(s.err, "");
+	ck_assert(WIFEXITED(s.status) && WEXITSTATUS(s.status) == 0);
+	sp_spawn_free(&s);
+}
+END_TEST
+
+START_TEST(test_last_line_and_quote)
+{
+	char buf[64], *q;
+
+	sp_spawn_last_line("first\nError: the last one.  \n\n", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "Error: the last one.");
+	sp_spawn_last_line("", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	q = sp_shell_quote("ssh -o BatchMode=yes");
+	ck_assert_str_eq(q, "'ssh -o BatchMode=yes'");
+	free(q);
+	q = sp_shell_quote("ppr:1:node");
+	ck_assert_str_eq(q, "ppr:1:node");
+	free(q);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("spawn");
@@ -76,6 +108,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_keeps_at_most);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_not_started);
+	tcase_add_test(tc, test_path_and_stderr_passed);
+	tcase_add_test(tc, test_last_line_and_quote);
 	suite_add_tcase(s, tc);
 	return s;
 }
