@@ -85,6 +85,24 @@ sp_test "host budget: refused, naming the module parameters" \
 	sparkperf-ctl lat run peer "$addr" size 1M iters 20
 echo "$old" >"$param/server_bytes_max"
 
+# The answer timeout: out of its range refused and kept as it was; in it, set.
+answer_timeout_range() {
+	local was now v
+	was=$(cat "$param/answer_timeout_ms")
+	for v in 0 99 600001 5s; do
+		if (echo "$v" >"$param/answer_timeout_ms") 2>/dev/null; then
+			echo "answer_timeout_ms took $v"
+			return 1
+		fi
+	done
+	[ "$(cat "$param/answer_timeout_ms")" = "$was" ] || return 1
+	echo 600000 >"$param/answer_timeout_ms" || return 1
+	now=$(cat "$param/answer_timeout_ms")
+	echo "$was" >"$param/answer_timeout_ms"
+	[ "$now" = 600000 ]
+}
+sp_test "answer_timeout_ms: 0, 99, 600001 and 5s refused, 600000 taken" answer_timeout_range
+
 # The allow list.
 sparkperf-ctl server stop
 sp_test "server start allow 10.255.0.0/16,fd00:ffff::/32" \
