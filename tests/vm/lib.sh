@@ -20,13 +20,14 @@
 #                                prints "1..N" and "N passed, N failed";
 #                                returns 1 if anything failed (use it last:
 #                                  sp_plan_done; exit)
-#   sp_wait_for CMD TIMEOUT      poll the shell command string CMD (eval'd)
-#                                every 0.2 s until it succeeds; 1 on timeout
-#   sp_barrier NAME [TIMEOUT]    pair and N-VM modes: wait until every other
-#                                VM reached the same barrier of the same
-#                                test (default 120 s); 0 at once in single
-#                                mode; 1 on timeout or on a NAME used twice
-#                                in a test
+#   sp_wait_for CMD TIMEOUT [INTERVAL]  poll the shell command string CMD
+#                                (eval'd) every INTERVAL s (default 0.2)
+#                                until it succeeds; 1 on timeout
+#   sp_barrier NAME [TIMEOUT [INTERVAL]]  pair and N-VM modes: wait until
+#                                every other VM reached the same barrier of
+#                                the same test (default 120 s, polling every
+#                                INTERVAL s); 0 at once in single mode; 1 on
+#                                timeout or on a NAME used twice in a test
 #   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2 or, in
 #                                the N-VM mode, every other VM)
 #   sp_mpi_setup                 N-VM mode: sshd and Open MPI as users have
@@ -206,7 +207,7 @@ sp_wait_for() {
 	sp_end_=$(($(date +%s%N) / 1000000 + ${2:-10} * 1000))
 	until eval "$1" >/dev/null 2>&1; do
 		[ "$(($(date +%s%N) / 1000000))" -lt "$sp_end_" ] || return 1
-		sleep 0.2
+		sleep "${3:-0.2}"
 	done
 }
 
@@ -249,7 +250,7 @@ sp_barrier() {
 		[ "$sp_peer_" != "$SP_VM_NAME" ] || continue
 		sp_cond_="$sp_cond_ && { [ -e '$sp_bar_-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]; }"
 	done
-	sp_wait_for "$sp_cond_" "${2:-120}"
+	sp_wait_for "$sp_cond_" "${2:-120}" "${3:-0.2}"
 	for sp_peer_ in $SP_VM_HOSTS; do
 		[ "$sp_peer_" = "$SP_VM_NAME" ] || [ -e "$sp_bar_-$sp_peer_" ] ||
 			sp_late_="$sp_late_ $sp_peer_"
@@ -291,6 +292,8 @@ sp_mpi_setup() {
 	AuthorizedKeysFile $sp_ssh_/authorized_keys
 	PidFile $sp_ssh_/sshd.pid
 	PermitRootLogin prohibit-password
+	# the guest's /run is world-writable (tmpfs 1777), which StrictModes refuses
+	StrictModes no
 	PasswordAuthentication no
 	KbdInteractiveAuthentication no
 	UsePAM no
