@@ -4,8 +4,11 @@
 # Shared by the matrix tests (t-matrix-*.sh), which run in the N-VM mode
 # (vm-run --hosts): every VM sets up sshd and Open MPI (sp_mpi_setup), then
 # spark1 runs sparkperf-ctl matrix over all of them through mpirun, as a
-# user does, and checks what a user reads. Its bandwidth runs are 1 s of
-# 64 KiB writes: everything is emulated.
+# user does, and checks what a user reads. Its bandwidth runs are 2 s of
+# 64 KiB writes: everything is emulated, and the concurrent pairs of a
+# round overlap unevenly (one in its bandwidth run while the other is still
+# in its latency run), which over 1 s made one healthy result half the
+# median of its half (0.04 against 0.085 Gbit/s, a ring), nearly an outlier.
 #
 #   mx_setup              every VM: sp_mpi_setup, all wait for each other,
 #                         then spark1 reaches each VM by name over ssh;
@@ -51,7 +54,7 @@ mx_setup() {
 mx_run() {
 	local name=$1 t0=$SECONDS
 	shift
-	sparkperf-ctl -j matrix hosts "$mx_hosts" tests lat,bw size 64K duration 1 \
+	sparkperf-ctl -j matrix hosts "$mx_hosts" tests lat,bw size 64K duration 2 \
 		heatmap "$mx_dir/$name.png" csv "$mx_dir/$name.csv" "$@" \
 		mpirun --allow-run-as-root >"$mx_dir/$name.json" 2>"$mx_dir/$name.err"
 	echo $? >"$mx_dir/$name.rc"
