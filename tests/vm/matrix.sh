@@ -18,6 +18,8 @@
 #                         output), NAME.rc (its exit status), NAME.err
 #                         (the progress), NAME.txt (matrix show of the
 #                         JSON: the tables), NAME.png (heatmap), NAME.csv
+#   mx_run_healthy NAME [ARG...]  mx_run, once more when that run's only
+#                         findings were outliers (below)
 #   mx_check_measured NAME    every pair of halves the cabling links was
 #                         tested each way, each with a latency p50 and p99
 #                         and a bandwidth, without error, and no other
@@ -63,6 +65,20 @@ mx_run() {
 	sparkperf-ctl matrix show "$mx_dir/$name.json" >"$mx_dir/$name.txt" 2>&1
 	sed 's/^/#   /' "$mx_dir/$name.txt"
 	cp "$mx_dir/$name".* "$SP_OUT/" 2>/dev/null
+}
+
+# Emulation's noise halves a healthy result now and then (seen: 0.08
+# against a median of 0.16 Gbit/s, in a triangle's three results a half),
+# which healthy hardware does not: a healthy run whose only findings are
+# outliers runs once more, and the tests judge that second run.
+mx_run_healthy() {
+	mx_run "$@"
+	if [ "$(cat "$mx_dir/$1.rc")" = 1 ] &&
+		jq -e '.outliers != [] and all(.results[]; .error == null) and
+		       all(.hosts[]; .error == null)' "$mx_dir/$1.json" >/dev/null 2>&1; then
+		sp_diag "matrix $1: outliers alone, on healthy emulated links: once more"
+		mx_run "$@"
+	fi
 }
 
 # The pairs of halves the cabling links, each way, as
