@@ -149,8 +149,9 @@ vm-matrix:
 # on two switches with one VM's eth1 shaped, its outlier found, and cabled
 # as a ring, its non-neighbours without a direct path
 # (tests/vm/t-matrix-switched.sh, t-matrix-ring.sh). Outside make check:
-# about 5 minutes on two cores (291 s). Its fast case, three VMs as a
-# triangle (t-matrix-triangle.sh, about 2 minutes), is in vm-check.
+# about 5 minutes on two cores (boots of 105 s and 165 s). Its fast case,
+# three VMs as a triangle (t-matrix-triangle.sh, a boot of 94 s), is in
+# vm-check.
 MATRIX_TESTS = tests/vm/t-matrix-switched.sh tests/vm/t-matrix-ring.sh
 matrix-check: vm-kmod vm-user
 	scripts/vm-suite $(MATRIX_TESTS)
