@@ -6,6 +6,8 @@
 #   make check      everything a contributor must pass (installs deps)
 #   make pkg-check  the packages built, checked, installed in VMs (6.1, 7.3)
 #   make demo       two QEMU VMs as a virtual Spark pair
+#   make matrix-check  sparkperf-ctl matrix over real mpirun in four VMs,
+#                   switched and cabled as a ring
 #   make debug-check  the VM suite on a KASAN/lockdep/kmemleak kernel
 #   make deb        Debian packages in build/deb/ (sparkperf-dkms, sparkperf-ctl
 #                   for this machine and for arm64), lintian-clean
@@ -112,9 +114,10 @@ vm-kmod:
 	scripts/kmod-build $(if $(KMOD_FLAGS),--werror) --mcgrp-fallback \
 		$(VM_KVER) >/dev/null
 
-# The CLI the VMs run: arm64 guests (KVER=7.3-arm64) get one cross-built
+# The CLI the VMs run (and the matrix worker, sparkperf-matrix, which the
+# matrix tests run): arm64 guests (KVER=7.3-arm64) get one cross-built
 # against Debian's :arm64 libraries, beside the in-tree build (sparkperf-ctl
-# alone: the VMs run no matrix worker).
+# alone: their root has no Open MPI, and the matrix tests skip there).
 vm-user:
 	$(MAKE) $(if $(filter %-arm64,$(VM_KVER)),arm64-user,user)
 
@@ -141,6 +144,17 @@ vm-matrix:
 		echo "vm-matrix: $$(KVER=$${k#*:} scripts/kver), $${k%%:*}:" \
 			"$$(tail -n1 build/vm/suite.log)" >>build/vm/matrix.txt; \
 	done; cat build/vm/matrix.txt; exit $$fail
+
+# The matrix over real mpirun and ssh in four VMs (scripts/vm-run --hosts 4):
+# on two switches with one VM's eth1 shaped, its outlier found, and cabled
+# as a ring, its non-neighbours without a direct path
+# (tests/vm/t-matrix-switched.sh, t-matrix-ring.sh). Outside make check:
+# about 5 minutes on two cores (boots of 105 s and 165 s). Its fast case,
+# three VMs as a triangle (t-matrix-triangle.sh, a boot of 94 s), is in
+# vm-check.
+MATRIX_TESTS = tests/vm/t-matrix-switched.sh tests/vm/t-matrix-ring.sh
+matrix-check: vm-kmod vm-user
+	scripts/vm-suite $(MATRIX_TESTS)
 
 # Benchmarks (not tests): sparkperf against the reference tools in one VM,
 # interleaved rounds, medians and ratios. The guest clock is the TSC, as on
@@ -238,5 +252,6 @@ clean:
 	rm -rf build
 
 .PHONY: all kmod user deps unit style dkms-check kernels-check vm-kmod vm-user arm64-user vm-check vm-smoke vm-matrix \
+	matrix-check \
 	bench check check-all debug-check demo \
 	install dkms-install deb deb-check deb-vm-check deb-vm-matrix deb-vm-run pkg-check clean

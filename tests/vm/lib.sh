@@ -20,13 +20,19 @@
 #                                prints "1..N" and "N passed, N failed";
 #                                returns 1 if anything failed (use it last:
 #                                  sp_plan_done; exit)
-#   sp_wait_for CMD TIMEOUT      poll the shell command string CMD (eval'd)
-#                                every 0.2 s until it succeeds; 1 on timeout
-#   sp_barrier NAME [TIMEOUT]    pair mode: wait until the peer VM reached the
-#                                same barrier of the same test (default
-#                                120 s); 0 at once in single mode; 1 on
+#   sp_wait_for CMD TIMEOUT [INTERVAL]  poll the shell command string CMD
+#                                (eval'd) every INTERVAL s (default 0.2)
+#                                until it succeeds; 1 on timeout
+#   sp_barrier NAME [TIMEOUT [INTERVAL]]  pair and N-VM modes: wait until
+#                                every other VM reached the same barrier of
+#                                the same test (default 120 s, polling every
+#                                INTERVAL s); 0 at once in single mode; 1 on
 #                                timeout or on a NAME used twice in a test
-#   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2)
+#   sp_is_pair, sp_is_a, sp_is_b role tests (a = spark1, b = spark2 or, in
+#                                the N-VM mode, every other VM)
+#   sp_mpi_setup                 N-VM mode: sshd and Open MPI as users have
+#                                them (below), in every VM
+#   sp_ssh HOST CMD...           ssh as Open MPI does, after sp_mpi_setup
 #   sp_as_nobody CMD [ARGS...]   run CMD as nobody, without any capability
 #   sp_check N DESC FILTER       queue a check: line N of the next sp_checks
 #                                file must satisfy the jq FILTER
@@ -34,9 +40,11 @@
 #                                lines of FILE (one jq run for them all: jq
 #                                starts slowly under emulation)
 #
-# Environment from vm-run: SP_VM_NAME (vm|spark1|spark2), SP_VM_ROLE
+# Environment from vm-run: SP_VM_NAME (vm|spark1|spark2|...), SP_VM_ROLE
 # (single|a|b), SP_VM_ADDR, SP_VM_PEER, SP_VM_NETDEV, SP_VM_RDMA_DEV, SP_OUT,
-# SP_SHARED, SP_REPO.
+# SP_SHARED, SP_REPO; with several VMs SP_VM_HOSTS and the second half's
+# SP_VM_*2; in the N-VM mode (vm-run --hosts) SP_VM_CABLING, SP_VM_MGMT_*,
+# SP_VM_ADDRS, SP_VM_ADDRS2 (scripts/vm-run's header says what they hold).
 
 SP_N=0
 SP_PASSED=0
@@ -211,7 +219,7 @@ sp_wait_for() {
 	sp_end_=$(($(date +%s%N) / 1000000 + ${2:-10} * ${SP_TIME_SCALE:-1} * 1000))
 	until eval "$1" >/dev/null 2>&1; do
 		[ "$(($(date +%s%N) / 1000000))" -lt "$sp_end_" ] || return 1
-		sleep 0.2
+		sleep "${3:-0.2}"
 	done
 }
 
@@ -237,25 +245,89 @@ sp_is_pair() { [ "${SP_VM_ROLE:-single}" != single ]; }
 sp_is_a() { [ "${SP_VM_ROLE:-}" = a ]; }
 sp_is_b() { [ "${SP_VM_ROLE:-}" = b ]; }
 
-# Each VM creates SP_SHARED/.barrier-TEST-NAME-<vm>, then waits for the
-# peer's. 9p reads go to the host each time, so each VM sees the other's
-# files. The files outlive the test, so they are named after it: a later
-# test's barrier of the same name must not find them and pass at once.
+# Each VM creates SP_SHARED/.barrier-TEST-NAME-<vm>, then waits for every
+# other VM's. 9p reads go to the host each time, so each VM sees the
+# others' files. The files outlive the test, so they are named after it: a
+# later test's barrier of the same name must not find them and pass at once.
 sp_barrier() {
 	sp_is_pair || return 0
-	case "$SP_VM_NAME" in
-	spark1) sp_peer_=spark2 ;;
-	*) sp_peer_=spark1 ;;
-	esac
 	sp_bar_=$SP_SHARED/.barrier-$(basename "$0" .sh)-$1
 	if [ -e "$sp_bar_-$SP_VM_NAME" ]; then
 		sp_diag "barrier '$1' reached twice in $(basename "$0")"
 		return 1
 	fi
 	: >"$sp_bar_-$SP_VM_NAME" || return 1
-	sp_wait_for "[ -e '$sp_bar_-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]" "${2:-120}"
-	if [ ! -e "$sp_bar_-$sp_peer_" ]; then
-		sp_diag "barrier '$1': $sp_peer_ did not arrive within ${2:-120}s (or its VM stopped)"
+	sp_cond_=: sp_late_=
+	for sp_peer_ in $SP_VM_HOSTS; do
+		[ "$sp_peer_" != "$SP_VM_NAME" ] || continue
+		sp_cond_="$sp_cond_ && { [ -e '$sp_bar_-$sp_peer_' ] || [ -e '$SP_SHARED/.spvm-exited-$sp_peer_' ]; }"
+	done
+	sp_wait_for "$sp_cond_" "${2:-120}" "${3:-0.2}"
+	for sp_peer_ in $SP_VM_HOSTS; do
+		[ "$sp_peer_" = "$SP_VM_NAME" ] || [ -e "$sp_bar_-$sp_peer_" ] ||
+			sp_late_="$sp_late_ $sp_peer_"
+	done
+	if [ -n "$sp_late_" ]; then
+		sp_diag "barrier '$1':$sp_late_ did not arrive within ${2:-120}s (or its VM stopped)"
 		return 1
 	fi
 }
+
+# sshd and Open MPI in an N-VM boot, as users have them: root's sshd on the
+# management link with a host key of its own and one key pair for the run
+# (spark1 makes it, the others take it from SP_SHARED), both in this VM's
+# tmpfs (the root is read-only); ssh with that identity and no host key
+# checks through its own config, which Open MPI's ssh launch takes
+# (plm_rsh_args: sparkperf-ctl matrix names the agent itself); Open MPI's
+# own traffic (its daemons' and the ranks' messages) over TCP on the
+# management link, not over the halves under test. mpirun still needs
+# --allow-run-as-root. Returns 1 when something failed, saying what.
+sp_mpi_setup() {
+	sp_ssh_=/run/sparkperf-ssh
+	mkdir -p /run/sshd "$sp_ssh_" && chmod 0700 "$sp_ssh_" || return 1
+	if sp_is_a; then
+		ssh-keygen -q -t ed25519 -N '' -C "root@sparkperf-vm" -f "$sp_ssh_/id_ed25519" &&
+			cp "$sp_ssh_/id_ed25519" "$SP_SHARED/ssh-id.tmp" &&
+			mv "$SP_SHARED/ssh-id.tmp" "$SP_SHARED/ssh-id" || return 1
+	elif sp_wait_for "[ -e '$SP_SHARED/ssh-id' ]" 120; then
+		cp "$SP_SHARED/ssh-id" "$sp_ssh_/id_ed25519" && chmod 0600 "$sp_ssh_/id_ed25519" &&
+			ssh-keygen -y -f "$sp_ssh_/id_ed25519" >"$sp_ssh_/id_ed25519.pub" || return 1
+	else
+		sp_diag "no key pair from spark1 in $SP_SHARED"
+		return 1
+	fi
+	cp "$sp_ssh_/id_ed25519.pub" "$sp_ssh_/authorized_keys" &&
+		ssh-keygen -q -t ed25519 -N '' -f "$sp_ssh_/host_ed25519" || return 1
+	cat >"$sp_ssh_/sshd_config" <<-EOF
+	ListenAddress $SP_VM_MGMT_ADDR
+	HostKey $sp_ssh_/host_ed25519
+	AuthorizedKeysFile $sp_ssh_/authorized_keys
+	PidFile $sp_ssh_/sshd.pid
+	PermitRootLogin prohibit-password
+	# the guest's /run is world-writable (tmpfs 1777), which StrictModes refuses
+	StrictModes no
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	UseDNS no
+	PrintMotd no
+	EOF
+	cat >"$sp_ssh_/ssh_config" <<-EOF
+	Host *
+	  User root
+	  IdentityFile $sp_ssh_/id_ed25519
+	  IdentitiesOnly yes
+	  StrictHostKeyChecking no
+	  UserKnownHostsFile /dev/null
+	  GlobalKnownHostsFile /dev/null
+	  LogLevel ERROR
+	EOF
+	/usr/sbin/sshd -f "$sp_ssh_/sshd_config" || return 1
+	export OMPI_MCA_plm_rsh_args="-F $sp_ssh_/ssh_config"
+	export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp
+	export OMPI_MCA_btl_tcp_if_include="$SP_VM_MGMT_NETDEV"
+	export OMPI_MCA_oob_tcp_if_include="$SP_VM_MGMT_NETDEV"
+}
+
+# sp_ssh HOST CMD...: ssh as Open MPI runs it once sp_mpi_setup is done.
+sp_ssh() { ssh -F /run/sparkperf-ssh/ssh_config "$@"; }

@@ -14,6 +14,11 @@
 #     limit, named the same way.
 #  3. One more boot that fakes a WARNING and a
 #     leaked object in the kernel log: vm-run must exit 125 naming both.
+#  4. The N-VM mode (three VMs, switched) has no path off the machine: each
+#     QEMU's NICs are unix sockets of the run and nothing else, the guests
+#     have their links' routes only (no default route, none to an address
+#     outside them: asked of the kernel, nothing is sent), and spark1
+#     reaches every VM's address on each link with 9000-byte frames.
 repo=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=tests/vm/lib.sh
 . "$repo/tests/vm/lib.sh"
@@ -131,5 +136,31 @@ vm_run --timeout 120 -- sh -c \
 	'echo "sparkperf: widget w1 created" >/dev/kmsg; echo "WARNING: harness self-test" >/dev/kmsg; exit 0'
 expect_fail "vm-run reports a logged WARNING and a leaked object (exit 125)" \
 	'kernel splat: .*WARNING: harness self-test' 'object leaked.*widget w1'
+
+# --- 4: the N-VM mode has no path off the machine ----------------------------------
+# shellcheck disable=SC2016 # expanded in the guests
+vm_run --keep --hosts 3 --timeout 420 -- sh -c '
+bad=
+[ -z "$(ip route show default)" ] || bad="$bad; a default route"
+other=$(ip -4 route show | grep -v "proto kernel scope link")
+[ -z "$other" ] || bad="$bad; a route not of a link: $other"
+ip route get 192.0.2.1 >/dev/null 2>&1 && bad="$bad; a route to 192.0.2.1"
+if [ "$SP_VM_NAME" = spark1 ]; then
+	for a in $SP_VM_ADDRS $SP_VM_ADDRS2 $SP_VM_MGMT_ADDRS; do
+		ping -c 1 -W 10 -M do -s 8972 "$a" >/dev/null || bad="$bad; no 9000-byte ping to $a"
+	done
+fi
+echo "isolation: ${bad:-none}"
+[ -z "$bad" ]'
+run=$(sed -n 's/^vm-run: run directory: //p' <<<"$out")
+((rc == 0)) && [[ $(grep -c '^\[spark[123]\] isolation: none$' <<<"$out") == 3 ]]
+sp_ok "N-VM mode: in each guest, only its links' routes; spark1 reaches every VM on each link" ||
+	sp_diag "exit $rc" "$(grep -E 'isolation|kernel:' <<<"$out")"
+nics=$(cat "$run"/spark*/qemu.args 2>/dev/null | grep -A1 -x -- -netdev | grep -v -x -e -netdev -e --)
+[[ $(wc -l <<<"$nics") == 9 ]] &&
+	! grep -v -E "^stream,id=n[0-2],server=off,addr.type=unix,addr.path=$run/net/(mgmt|half0|half1).sock$" <<<"$nics"
+sp_ok "N-VM mode: every NIC of every QEMU is a unix socket of the run's switches" ||
+	sp_diag "$nics"
+[[ -d $run && $run == */build/vm/runs/* ]] && rm -rf "$run"
 
 sp_plan_done

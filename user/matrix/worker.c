@@ -118,7 +118,8 @@ static json_object *ctl_server(const char *ctl, const char *cmd, const char *id,
 	else if (!WIFEXITED(s.status) || WEXITSTATUS(s.status))
 		sp_spawn_last_line(s.err, err, len);
 	else
-		doc = json_tokener_parse(s.out);
+		/* server stop prints nothing when it stopped the server */
+		doc = *s.out ? json_tokener_parse(s.out) : json_object_new_object();
 	if (!doc && !*err)
 		snprintf(err, len, "sparkperf-ctl server %s printed no JSON", cmd);
 	sp_spawn_free(&s);

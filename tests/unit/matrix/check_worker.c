@@ -119,7 +119,7 @@ static const char fake_ctl[] =
 	"case \"$*\" in\n"
 	"'-j server show') echo '[]' ;;\n"
 	"'-j server start') echo '{\"id\":7,\"port\":18520}' ;;\n"
-	"'-j server stop id 7') echo '[]' ;;\n"
+	"'-j server stop id 7') ;;\n"
 	"*'lat run peer 10.9.9.'*) echo 'Error: rdma_cm: address resolution timed out.' >&2;"
 	" exit 1 ;;\n"
 	"*'lat run '*) echo '[{\"state\":\"done\",\"rtt_p50_ns\":3000,\"rtt_p99_ns\":5000}]' ;;\n"
