@@ -47,6 +47,29 @@ static void host_tics(const struct sp_mx_doc *d, FILE *f, const char *axis)
 	fprintf(f, ")\n");
 }
 
+/*
+ * The top of the colour scale, which starts at 0 and is the same in every
+ * panel: the halves compare, and healthy pairs a few per cent apart look
+ * alike while the slow one stands out (a scale from the least value to the
+ * most paints them as far apart as they can be).
+ */
+static double scale_max(const struct sp_mx_doc *d, const char **halves, size_t n,
+			enum sp_mx_metric m)
+{
+	const struct sp_mx_result *r;
+	double v, max = 0;
+	size_t i, a, b;
+
+	for (i = 0; i < n; i++)
+		for (a = 0; a < d->n_hosts; a++)
+			for (b = 0; b < d->n_hosts; b++) {
+				r = a == b ? NULL : sp_mx_pair_result(d, a, halves[i], b);
+				if (r && sp_mx_metric_value(r, m, &v) && v > max)
+					max = v;
+			}
+	return max > 0 ? max : 1;
+}
+
 /* A half's matrix as an inline data block, NaN where there is no value. */
 static void panel(const struct sp_mx_doc *d, const char *half, enum sp_mx_metric m, size_t k,
 		  FILE *f)
@@ -70,7 +93,7 @@ static void panel(const struct sp_mx_doc *d, const char *half, enum sp_mx_metric
 	quoted(f, half);
 	/* NaN != NaN: no label where there is no value */
 	fprintf(f, "\nplot $m%zu matrix with image notitle, $m%zu matrix using 1:2:"
-		"($3 == $3 ? sprintf('%%.1f', $3) : '') with labels notitle\n", k, k);
+		"($3 == $3 ? sprintf('%%.3g', $3) : '') with labels notitle\n", k, k);
 }
 
 int sp_mx_heatmap_script(const struct sp_mx_doc *d, const char *path, FILE *f)
@@ -97,6 +120,7 @@ int sp_mx_heatmap_script(const struct sp_mx_doc *d, const char *path, FILE *f)
 	fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", d->n_hosts - 1,
 		d->n_hosts - 1);
 	fprintf(f, "set xlabel 'server'\nset ylabel 'client'\nset cblabel '%s'\n", unit);
+	fprintf(f, "set cbrange [0:%.3f]\n", scale_max(d, halves, n, m));
 	for (i = 0; i < n; i++)
 		panel(d, halves[i], m, i, f);
 	fprintf(f, "unset multiplot\n");

@@ -320,6 +320,8 @@ START_TEST(test_heatmap_script)
 	ck_assert(starts_with(buf, "set terminal svg size 460,460 font 'sans,10'\n"
 			      "set output 'it''s.svg'\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "set xtics ('a' 0, 'b' 1, 'c' 2)\n"));
+	/* one scale from 0 to the best pair, for every panel */
+	ck_assert_ptr_nonnull(strstr(buf, "set cbrange [0:93.000]\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "$m0 << EOD\nNaN 92.500 91.500\n93.000 NaN 12.250\n"
 				     "92.000 NaN NaN\nEOD\n"));
 	free(buf);
