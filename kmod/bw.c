@@ -302,10 +302,10 @@ static int sp_bw_end(struct sp_bw_worker *w, struct sp_bw_qp *q, u64 now)
 		return 0;
 	}
 	if (q->fin_done &&
-	    now - q->since > (u64)sp_answer_timeout_ms() * NSEC_PER_MSEC) {
+	    now - q->since > (u64)rc->answer_ms * NSEC_PER_MSEC) {
 		snprintf(rc->msg, sizeof(rc->msg),
 			 "%pISc did not answer the end of the run within %u ms",
-			 &rc->id->route.addr.dst_addr, sp_answer_timeout_ms());
+			 &rc->id->route.addr.dst_addr, rc->answer_ms);
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -511,8 +511,7 @@ static int sp_bw_prepare(struct sp_session *s)
 	}
 	for (i = 0; !ret && i < s->nlinks; i++) {
 		rc = &s->links[i].rc;
-		ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1,
-				    sp_answer_timeout_ms());
+		ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, rc->answer_ms);
 	}
 	if (ret && ret != -EINTR)
 		sp_session_fail(s, ret, "%s", rc->msg);

@@ -24,7 +24,7 @@
  * preemption off. A round trip during which the thread lost its CPU is
  * counted (SPARKPERF_A_LAT_RT_YIELDS); on a CPU kept free for it (a NIC
  * that needs none) there are none. Every loop inside a round trip is
- * bounded (sp_rtt_timeout_ns()) and checks the stop flags. Between round
+ * bounded (sp_rtt_timeout_ns(rc)) and checks the stop flags. Between round
  * trips the thread records the sample and closes intervals.
  *
  * The interval series and the choice of CPUs for polling threads serve the
@@ -50,16 +50,10 @@
 #include "rdma.h"
 #include "session.h"
 
-/* A round trip's bound: the module's answer timeout (rdma.c). */
-static u64 sp_rtt_timeout_ns(void)
+/* A round trip's bound: the connection's answer timeout (rdma.c). */
+static u64 sp_rtt_timeout_ns(const struct sp_rconn *rc)
 {
-	return (u64)sp_answer_timeout_ms() * NSEC_PER_MSEC;
-}
-
-/* A server's wait for the client's next message: twice a round trip's. */
-static u64 sp_idle_timeout_ns(void)
-{
-	return 2 * sp_rtt_timeout_ns();
+	return (u64)rc->answer_ms * NSEC_PER_MSEC;
 }
 
 /*
@@ -326,7 +320,7 @@ static int sp_spin_check(struct sp_rconn *rc, struct sp_trip *t)
 	}
 	if (now > t->deadline) {
 		snprintf(rc->msg, sizeof(rc->msg),
-			 "no answer within %u ms", sp_answer_timeout_ms());
+			 "no answer within %u ms", rc->answer_ms);
 		return -ETIMEDOUT;
 	}
 	before = sp_switches();
@@ -364,7 +358,7 @@ static int sp_reserve(struct sp_rconn *rc)
 		if (ret)
 			continue;
 		if (!t.deadline)
-			t.deadline = ktime_get_ns() + sp_rtt_timeout_ns();
+			t.deadline = ktime_get_ns() + sp_rtt_timeout_ns(rc);
 		ret = sp_spin_check(rc, &t);
 		if (ret)
 			return ret;
@@ -393,10 +387,10 @@ static int sp_spin_cq(struct sp_rconn *rc, enum sp_wr what,
 	return 0;
 }
 
-static void sp_trip_start(struct sp_trip *t)
+static void sp_trip_start(const struct sp_rconn *rc, struct sp_trip *t)
 {
 	t->start = ktime_get_ns();
-	t->deadline = t->start + sp_rtt_timeout_ns();
+	t->deadline = t->start + sp_rtt_timeout_ns(rc);
 }
 
 static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
@@ -405,7 +399,7 @@ static int sp_rt_write(struct sp_rconn *rc, u8 tag, struct sp_trip *t)
 	int ret;
 
 	WRITE_ONCE(*rc->sbuf.tail, tag);
-	sp_trip_start(t);
+	sp_trip_start(rc, t);
 	ret = sp_post(rc, SP_WR_WRITE, rc->lo.size);
 	if (ret)
 		return ret;
@@ -432,7 +426,7 @@ static int sp_rt_cq(struct sp_rconn *rc, enum sp_wr post, u32 len,
 	unsigned int target = rc->done[wait] + 1;
 	int ret;
 
-	sp_trip_start(t);
+	sp_trip_start(rc, t);
 	ret = sp_post(rc, post, len);
 	if (!ret)
 		ret = sp_spin_cq(rc, wait, target, t);
@@ -541,7 +535,7 @@ int sp_lat_client(struct sp_lat *lat, struct sp_rconn *rc)
 	u32 res;
 	int ret;
 
-	ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, sp_answer_timeout_ms());
+	ret = sp_rconn_wait(rc, SP_WR_RECV_READY, 1, rc->answer_ms);
 	if (ret)
 		return ret;
 
@@ -661,10 +655,11 @@ static int sp_echo_check(struct sp_rconn *rc, u64 idle_since)
 		if (ret < 0)
 			return ret;
 	}
-	if (now - idle_since > sp_idle_timeout_ns()) {
+	/* twice a round trip's bound: the client's trip may take all of it */
+	if (now - idle_since > 2 * sp_rtt_timeout_ns(rc)) {
 		snprintf(rc->msg, sizeof(rc->msg),
 			 "no message from the client for %u ms",
-			 2 * sp_answer_timeout_ms());
+			 2 * rc->answer_ms);
 		return -ETIMEDOUT;
 	}
 	sp_cpu_share();

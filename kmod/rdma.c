@@ -48,11 +48,6 @@ module_param_cb(answer_timeout_ms, &sp_answer_timeout_ops, &answer_timeout_ms,
 MODULE_PARM_DESC(answer_timeout_ms,
 		 "how long to wait for a peer's or the device's answer, 100..600000 (default 5000)");
 
-unsigned int sp_answer_timeout_ms(void)
-{
-	return READ_ONCE(answer_timeout_ms);
-}
-
 /* Pages in one MR at most: rxe registers 512, some devices fewer. */
 #define SP_MR_PAGES_MAX 256
 /* Inline data asked for; the device may grant less, or none. */
@@ -495,6 +490,7 @@ int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id)
 
 	rc->id = id;
 	rc->ibdev = id->device;
+	rc->answer_ms = READ_ONCE(answer_timeout_ms);
 	ret = sp_rconn_depths(rc, &attr.cap);
 	if (ret)
 		return ret;
@@ -916,8 +912,7 @@ int sp_rconn_register(struct sp_rconn *rc)
 	if (!ret)
 		ret = sp_post_reg(rc, &rc->rbuf);
 	if (!ret)
-		ret = sp_rconn_wait(rc, SP_WR_REG, target,
-				    sp_answer_timeout_ms());
+		ret = sp_rconn_wait(rc, SP_WR_REG, target, rc->answer_ms);
 	if (ret)
 		return ret;
 	rc->registered = true;

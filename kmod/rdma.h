@@ -208,6 +208,8 @@ struct sp_rconn {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
+	/* answer_timeout_ms, read once: a run's waits and messages agree */
+	unsigned int answer_ms;
 	struct sp_buf sbuf;		/* what we send or write from */
 	struct sp_buf rbuf;		/* what the peer writes to or reads */
 	/* The test, as in the hello. */
@@ -257,7 +259,6 @@ int sp_rconn_post(struct sp_rconn *rc, enum sp_wr what, u32 len);
 int sp_rconn_post_data(struct sp_rconn *rc, enum sp_wr what, unsigned int n,
 		       bool last);
 int sp_rconn_post_fin(struct sp_rconn *rc, u32 imm);
-unsigned int sp_answer_timeout_ms(void);
 int sp_rconn_wait(struct sp_rconn *rc, enum sp_wr what, unsigned int count,
 		  unsigned int timeout_ms);
 void sp_rconn_conn_param(struct rdma_conn_param *param,
