@@ -35,17 +35,36 @@ if sp_is_a; then
 fi
 sp_barrier server-up
 
+# bw_judged: whether the probes' figures can be judged here. The debug
+# kernel's soft-RoCE moves about 1 MB/s, where a 2 s probe of 1 MiB writes
+# on 4 QPs may complete nothing: its probes run, their figures are not
+# judged, and the shaper (20 Mbit/s) would not bind.
+bw_judged() {
+	sp_timing_judged && return
+	local d
+	for d in "spark2: the healthy halves' bandwidth probes judged" \
+		"spark2: the half shaped to 20 Mbit/s found by its bandwidth probe"; do
+		sp_skip "$d" "soft-RoCE too slow on the debug kernel to judge bandwidth"
+	done
+	return 1
+}
+
 if sp_is_b; then
 	check_to healthy
-	[ "$(cat "$tmp/healthy.rc")" = 0 ]
-	sp_ok "spark2: check peer $peers passes with the probes"
-	sp_check 1 "spark2: a bandwidth probe per half, each a figure, none failed" \
-		"[.[] | select(.name | startswith(\"probe-bw \")) | .name] ==
-		 [\"$bw0\", \"$bw1\"] and all(.[] | select(.name | startswith(\"probe-bw \"));
-		 (.status == \"pass\" or .status == \"warn\") and .facts.gbit_per_s > 0)"
-	sp_check 1 "spark2: the halves are judged against each other (soft-RoCE has no figure)" \
-		'[.[] | select(.name | startswith("probe-bw ")) | .facts.sibling_gbit_per_s > 0] ==
-		 [true, true]'
+	if bw_judged; then
+		[ "$(cat "$tmp/healthy.rc")" = 0 ]
+		sp_ok "spark2: check peer $peers passes with the probes"
+		sp_check 1 "spark2: a bandwidth probe per half, each a figure, none failed" \
+			"[.[] | select(.name | startswith(\"probe-bw \")) | .name] ==
+			 [\"$bw0\", \"$bw1\"] and all(.[] | select(.name | startswith(\"probe-bw \"));
+			 (.status == \"pass\" or .status == \"warn\") and .facts.gbit_per_s > 0)"
+		sp_check 1 "spark2: the halves are judged against each other (soft-RoCE has no figure)" \
+			'[.[] | select(.name | startswith("probe-bw ")) | .facts.sibling_gbit_per_s > 0] ==
+			 [true, true]'
+		judged=true
+	else
+		judged=false
+	fi
 	sp_check 1 "spark2: a latency probe per half, p50 and p99" \
 		'[.[] | select(.name | startswith("probe-lat ")) | .status == "pass" and
 		  .facts.rtt_p50_ns > 0 and .facts.rtt_p99_ns >= .facts.rtt_p50_ns] == [true, true]'
@@ -61,20 +80,22 @@ if sp_is_b; then
 		  (.detail | test("need CAP_NET_ADMIN"))] == [true, true, true, true]'
 	sp_checks "$tmp/nobody.json"
 
-	sp_test "spark2: eth1 shaped to 20 Mbit/s" \
-		tc qdisc add dev "$SP_VM_NETDEV2" root tbf rate 20mbit burst 64kb latency 2s
-	check_to shaped
-	tc qdisc del dev "$SP_VM_NETDEV2" root
-	[ "$(cat "$tmp/shaped.rc")" = 1 ]
-	sp_ok "spark2: with eth1 shaped, check exits 1"
-	sp_check 1 "spark2: the shaped half's bandwidth probe fails, by name" \
-		".[] | select(.name == \"$bw1\") | .status == \"fail\" and
-		 .facts.netdev == \"$SP_VM_NETDEV2\""
-	sp_check 1 "spark2: the other half passes" \
-		".[] | select(.name == \"$bw0\") | .status == \"pass\""
-	sp_check 1 "spark2: nothing else fails" \
-		"[.[] | select(.status == \"fail\") | .name] == [\"$bw1\"]"
-	sp_checks "$tmp/shaped.json"
+	if $judged; then
+		sp_test "spark2: eth1 shaped to 20 Mbit/s" \
+			tc qdisc add dev "$SP_VM_NETDEV2" root tbf rate 20mbit burst 64kb latency 2s
+		check_to shaped
+		tc qdisc del dev "$SP_VM_NETDEV2" root
+		[ "$(cat "$tmp/shaped.rc")" = 1 ]
+		sp_ok "spark2: with eth1 shaped, check exits 1"
+		sp_check 1 "spark2: the shaped half's bandwidth probe fails, by name" \
+			".[] | select(.name == \"$bw1\") | .status == \"fail\" and
+			 .facts.netdev == \"$SP_VM_NETDEV2\""
+		sp_check 1 "spark2: the other half passes" \
+			".[] | select(.name == \"$bw0\") | .status == \"pass\""
+		sp_check 1 "spark2: nothing else fails" \
+			"[.[] | select(.status == \"fail\") | .name] == [\"$bw1\"]"
+		sp_checks "$tmp/shaped.json"
+	fi
 fi
 sp_barrier probed 400
 
