@@ -105,7 +105,9 @@ mx_expected() {
 }
 
 mx_check_measured() {
-	local f=$mx_dir/$1.json i=1 h
+	local f=$mx_dir/$1.json i=1 h bw='.gbit_per_s > 0'
+	# the debug kernel's soft-RoCE may complete no message in a 2 s run
+	sp_timing_judged || bw='.gbit_per_s >= 0'
 	sp_check 1 "$1: every host ran its rank: its name and its halves' addresses" \
 		"[.hosts[] | [.name, (.halves | map(.addr | sub(\"/.*\"; \"\")) | sort)]] ==
 		 ([$(for h in $SP_VM_HOSTS; do
@@ -118,8 +120,8 @@ mx_check_measured() {
 		"[.results[] | select(.pattern == \"pairs\") |
 		  [.client, .client_half, .server, .server_half]] | sort == $(mx_expected)"
 	sp_check 1 "$1: each test has a one-way latency p50 and p99 (us) and a bandwidth (Gbit/s)" \
-		'all(.results[]; .gbit_per_s > 0 and .one_way_p50_us > 0 and
-		  .one_way_p99_us >= .one_way_p50_us and .error == null)'
+		"all(.results[]; $bw and .one_way_p50_us > 0 and
+		  .one_way_p99_us >= .one_way_p50_us and .error == null)"
 	sp_checks "$f"
 }
 
