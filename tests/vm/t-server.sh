@@ -23,16 +23,22 @@ four_sessions() { [ "$(sessions)" = 4 ]; }
 storm_round() {
 	local delay=$1 pids=() i
 	sparkperf-ctl server start >/dev/null || return 1
+	rm -f "$tmp"/storm-*.err
 	for i in 1 2 3 4; do
 		sparkperf-ctl bw run peer "$addr" qps 16 size 4096 duration 60 \
-			>/dev/null 2>&1 &
+			>/dev/null 2>"$tmp/storm-bw$i.err" &
 		pids+=($!)
 	done
 	for i in 1 2 3 4; do
-		sparkperf-ctl lat run peer "$addr" duration 60 >/dev/null 2>&1 &
+		sparkperf-ctl lat run peer "$addr" duration 60 >/dev/null 2>"$tmp/storm-lat$i.err" &
 		pids+=($!)
 	done
-	sp_wait_for four_sessions 60 || { kill -KILL "${pids[@]}"; return 1; }
+	if ! sp_wait_for four_sessions 60; then
+		# a client that ended before the kill says why
+		grep -H . "$tmp"/storm-*.err | tail -n 8
+		kill -KILL "${pids[@]}" 2>/dev/null
+		return 1
+	fi
 	sleep 1
 	kill -KILL "${pids[@]}"
 	sleep "$delay"
