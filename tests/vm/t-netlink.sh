@@ -83,7 +83,7 @@ elif sp_as_nobody "$nlraw" info --watch >"$tmp/out" 2>&1 ||
 else
 	sp_pass "the fallback build: nobody cannot join the groups"
 fi
-rmmod sparkperf && modprobe sparkperf
+rmmod sparkperf && modprobe sparkperf dyndbg=+p
 sp_ok "the normal module reloads"
 rm -rf "$tmp"
 
