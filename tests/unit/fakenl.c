@@ -63,6 +63,8 @@
  *	trace_lost	the second batch is never multicast
  *	trace_enobufs	the second batch is never multicast and the "trace"
  *			socket's next receive fails with ENOBUFS
+ *	trace_end_lost	the TRACE_END is never multicast and the "trace"
+ *			socket's next receive fails with ENOBUFS
  *	trace_sigint	SIGINT at TRACE_START, nothing multicast; TRACE_STOP ends it
  *	trace_eperm	joining the "trace" group fails with EPERM
  *	trace_start_eperm  TRACE_START is refused with EPERM, no extended ACK
@@ -1547,6 +1549,16 @@ static void fk_end(void)
 	trace_broadcast(m);
 }
 
+/* The "trace" sockets' buffers overran: each one's next receive, ENOBUFS. */
+static void fk_overrun(void)
+{
+	int i;
+
+	for (i = 0; i < n_trace_socks; i++)
+		if (trace_socks[i])
+			trace_socks[i]->enobufs = true;
+}
+
 static void fk_multicast(void)
 {
 	struct nl_msg *m;
@@ -1568,15 +1580,19 @@ static void fk_multicast(void)
 		m = fk_samples_msg(0, 0, j, j + 4 < n_fk_samples ? j + 4 : n_fk_samples);
 		if ((is("trace_lost") || is("trace_enobufs")) && j == 4) {
 			nlmsg_free(m);
-			for (i = 0; is("trace_enobufs") && i < n_trace_socks; i++)
-				if (trace_socks[i])
-					trace_socks[i]->enobufs = true;
+			if (is("trace_enobufs"))
+				fk_overrun();
 		}
 		else
 			trace_broadcast(m);
 	}
 	fk_trace.state = SPARKPERF_TRACE_STATE_DONE;
-	fk_end();
+	if (is("trace_end_lost")) {
+		fk_trace.ended = true;
+		fk_overrun();
+	} else {
+		fk_end();
+	}
 }
 
 static void trace_start(struct fsock *sk, struct nlmsghdr *nlh, struct nlattr **tb)

@@ -15,8 +15,7 @@
 mx_setup
 if sp_is_a; then
 	mx_run_healthy triangle
-	[ "$(cat "$mx_dir/triangle.rc")" = 0 ]
-	sp_ok "triangle: exit 0 (no failure, no outlier)"
+	mx_check_healthy triangle "no failure, no outlier"
 	sp_check 1 "triangle: cabling triangle, no mistake, each host reaches both others" \
 		'.topology.cabling == "triangle" and .topology.mistake == null and
 		 .topology.no_direct_path == []'

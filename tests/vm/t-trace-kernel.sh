@@ -341,6 +341,9 @@ fi
 # A traced veth removed while its ethtool statistics are read every 1 ms
 # and its stats64 every 100 us, with one-shot reads racing the removal:
 # the trace fails, ENODEV, naming it; every read answers or says ENODEV.
+# Its TRACE_END is judged unless the watcher's socket overran (ENOBUFS: on
+# the debug kernel, 3 times in this minute of 100 us samples), as a
+# multicast dropped is lost to that socket (the CLI asks the state then).
 # What the VM cannot show: a read on a netdev marked absent
 # (netif_device_detach(): virtio_net does it only in a device freeze,
 # veth and dummy never) and a driver's ethtool begin/complete (none of
@@ -367,7 +370,7 @@ sp_check 1 "veth removed mid-read: failed, ENODEV, naming it, both streams read"
 	'.result.state == 3 and .result.error == -19 and
 	 (.result.error_msg | test("sptw0")) and
 	 ([.result.streams[].samples] | length == 2 and all(. > 0)) and
-	 .watch.end.state == 3'
+	 (.watch.end.state == 3 or (.watch.end == null and .watch.overruns > 0))'
 sp_checks "$tmp/out"
 sp_test "... each one-shot read answered or said ENODEV" \
 	jq -se 'length == 300 and all(.errno == 0 or .errno == 19)' "$tmp/gets"

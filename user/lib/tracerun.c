@@ -358,6 +358,29 @@ static int on_event(const struct sp_trace_event *ev, void *arg)
 	return ret;
 }
 
+/*
+ * The group dropped messages: the dump has the batches, and the trace's
+ * state says whether its END was among them, which nothing would resend:
+ * a trace without a duration would be followed for ever.
+ */
+static int catch_up_dropped(struct sp_tracerun *r)
+{
+	struct sp_trace t;
+	int ret = catch_up(r);
+
+	if (ret)
+		return ret;
+	ret = sp_nl_trace_get(&r->nl, r->tl.trace.id, &t);
+	if (ret)
+		return ret;
+	if (sp_trace_state_final(t.state)) {
+		r->ended = true;
+		ret = sp_tl_update(&r->tl, &t);
+	}
+	sp_trace_free(&t);
+	return ret;
+}
+
 struct recv_ctx {
 	struct sp_tracerun *r;
 	int error;
@@ -386,7 +409,7 @@ int sp_tracerun_recv(struct sp_tracerun *r)
 	if (c.error)
 		return c.error;
 	if (ret == -ENOBUFS)
-		return catch_up(r);	/* batches were dropped: the dump has them */
+		return catch_up_dropped(r);
 	return ret < 0 ? ret : 0;
 }
 

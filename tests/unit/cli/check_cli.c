@@ -1373,6 +1373,18 @@ START_TEST(test_trace_record_lost)
 	ck_assert_int_eq(geti(doc, "samples_lost"), 0);
 	json_object_put(doc);
 	result_free(&r);
+
+	/* the END was among the messages dropped: the state after the dump ends it */
+	run(&r, "trace_end_lost", "-j", "trace", "record", "dev", "rxe0", NULL);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_ptr_nonnull(strstr(r.log, "\nTRACE_SAMPLES id=7 cursor=12\nTRACE_GET id=7\n"));
+	ck_assert_ptr_null(strstr(r.log, "TRACE_STOP"));
+	doc = json_tokener_parse(r.out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(geti(doc, "samples_received"), 12);
+	ck_assert_str_eq(gets_(doc, "state"), "done");
+	json_object_put(doc);
+	result_free(&r);
 }
 END_TEST
 
