@@ -106,10 +106,15 @@ sp_check 1 "write, 3 QPs on 2 threads: exact bytes, series adds up, progress" \
 	 ([.result.intervals[].count] | add) == .result.tx_msgs and
 	 .progress.connecting == 1 and .progress.running == 1 and
 	 .progress.done == 1'
+# An interval ends at the first read after its end; the debug kernel's
+# reads run late under emulation (seen: a 245 ms interval, 13 in the run),
+# so its series is judged a series, not a count.
+series_min=14
+sp_timing_judged >/dev/null || series_min=2
 sp_check 2 "send for 1.5 s: a series of 100 ms intervals, ends near the end" \
 	'.result.state == 2 and .result.duration_ms == 1500 and
 	 (.result.iters | not) and .result.elapsed_ns >= 1500000000 and
-	 (.result.intervals | length) >= 14 and
+	 (.result.intervals | length) >= '"$series_min"' and
 	 (.result.intervals[-1].end_ns <= .result.elapsed_ns + 100000000) and
 	 .result.tx_msgs > 0 and .result.tx_bytes == .result.tx_msgs * 4096'
 sp_check 3 "read of 1 MiB, validated: no errors" \
