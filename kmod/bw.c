@@ -5,8 +5,8 @@
  * for START_AT_NS, then starts THREADS workers, each pinned to a CPU of the
  * device's node; worker i drives QPs i, i + THREADS, ... . A worker keeps
  * DEPTH data WRs posted on each of its QPs, in chains, with a completion
- * every SIGNAL of them and at least every SP_BW_SIGNAL_BYTES, polls each
- * CQ and counts what completes in its own counters, which the coordinator
+ * every SIGNAL of them and at least every SPARKPERF_BW_SIGNAL_BYTES, polls
+ * each CQ and counts what completes in its own counters, which the coordinator
  * reads without a lock to close an interval every INTERVAL_MS, stamped
  * with the time it read them. A QP's run ends with the fin exchange
  * (rdma.h) once it has posted its ITERS messages, or on BW_STOP: it is
@@ -57,12 +57,11 @@
 /* How long BW_STOP, or the end of a window, waits for the WRs in flight. */
 #define SP_BW_DRAIN_NS NSEC_PER_SEC
 /*
- * Completions come at least this often: bytes are counted when a
- * completion retires them, and a run of 1 MiB messages with one per 16
- * left nine 100 ms intervals in ten empty on a busy link. Above it every
- * message has its own, which costs nothing at that size.
+ * Completions come at least every SPARKPERF_BW_SIGNAL_BYTES: bytes are
+ * counted when a completion retires them, and a run of 1 MiB messages with
+ * one per 16 left nine 100 ms intervals in ten empty on a busy link. Above
+ * it every message has its own, which costs nothing at that size.
  */
-#define SP_BW_SIGNAL_BYTES (256 * 1024)
 
 /*
  * What one side of a connection moved, written by its thread only and read
@@ -777,7 +776,7 @@ static int sp_bw_init(struct sp_session *s)
 		rc->wflags = sp_bw_wflags(cfg);
 		rc->depth = cfg->depth;
 		rc->signal = min_t(u32, cfg->signal,
-				   max_t(u32, 1, SP_BW_SIGNAL_BYTES / cfg->size));
+				   max_t(u32, 1, SPARKPERF_BW_SIGNAL_BYTES / cfg->size));
 		bw->qps[i].rc = rc;
 		bw->qps[i].wr = sp_bw_client_wr(cfg);
 		bw->qps[i].left = cfg->iters ?: U64_MAX;

@@ -348,9 +348,10 @@ int sp_print_bw_header(const struct sp_bw_config *c, size_t sessions)
 	FILE *f = sp_print_file();
 
 	fprintf(f, "RDMA %s bandwidth: %zu session%s, %u QP%s and %u thread%s each, depth %u, "
-		"a completion every %u\n", sp_lat_op_str(c->op), sessions,
-		sessions == 1 ? "" : "s started together", c->qps, c->qps == 1 ? "" : "s",
-		c->threads, c->threads == 1 ? "" : "s", c->depth, c->signal);
+		"a completion every %u messages and at least every %u KiB\n",
+		sp_lat_op_str(c->op), sessions, sessions == 1 ? "" : "s started together",
+		c->qps, c->qps == 1 ? "" : "s", c->threads, c->threads == 1 ? "" : "s", c->depth,
+		c->signal, SPARKPERF_BW_SIGNAL_BYTES / 1024);
 	if (c->has_duration)
 		fprintf(f, "Run: %u ms", c->duration_ms);
 	else

@@ -408,7 +408,8 @@
  *                           requests at most, 1..DEPTH (-EINVAL above
  *                           DEPTH), default min(SPARKPERF_BW_SIGNAL_DEFAULT
  *                           (16), DEPTH); the run asks for one at least
- *                           every 256 KiB, every message above that size
+ *                           every SPARKPERF_BW_SIGNAL_BYTES (256 KiB),
+ *                           every message above that size
  *    SPARKPERF_A_BW_ITERS: NLA_U64, messages per QP,
  *                          1..SPARKPERF_BW_ITERS_MAX, default
  *                          SPARKPERF_BW_ITERS_DEFAULT (5000)
@@ -770,6 +771,7 @@
 #define SPARKPERF_BW_SIZE_DEFAULT 65536
 #define SPARKPERF_BW_DEPTH_DEFAULT 128
 #define SPARKPERF_BW_SIGNAL_DEFAULT 16
+#define SPARKPERF_BW_SIGNAL_BYTES (256 * 1024)
 #define SPARKPERF_BW_ITERS_DEFAULT 5000
 #define SPARKPERF_BW_INTERVAL_MS_DEFAULT 100
 #define SPARKPERF_TRACES_MAX 16

@@ -303,7 +303,8 @@ START_TEST(test_bw_text)
 		"BW_GET id=200\nBW_GET id=201\nBW_GET id=200\nBW_GET id=201\n"
 		"RELEASE id=200\nRELEASE id=201\n");
 	ck_assert(starts_with(r.out, "RDMA write bandwidth: 2 sessions started together, "
-			      "1 QP and 1 thread each, depth 128, a completion every 16\n"
+			      "1 QP and 1 thread each, depth 128, a completion every 16 "
+			      "messages and at least every 256 KiB\n"
 			      "Run: 5000 messages per QP, one direction\n"));
 	ck_assert_ptr_nonnull(strstr(r.out, "\nid   dev           peer            op     "));
 	ck_assert_ptr_nonnull(strstr(r.out, "\n200  rocep1s0f0    192.168.200.12  write  65536    "
@@ -328,7 +329,7 @@ START_TEST(test_bw_text)
 		"signal=8 iters=-1 duration=2500 bidir=1 validate=1 interval=250 start_at=-\n"
 		"BW_GET id=200\nBW_GET id=200\nRELEASE id=200\n");
 	ck_assert(starts_with(r.out, "RDMA send bandwidth: 1 session, 4 QPs and 2 threads each, "
-			      "depth 64, a completion every 8\n"
+			      "depth 64, a completion every 8 messages and at least every 256 KiB\n"
 			      "Run: 2500 ms, both directions, data validated\n"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  cpu[%]  validate_errors\n"));
 	ck_assert_ptr_null(strstr(r.out, "\nsum "));

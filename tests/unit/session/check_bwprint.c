@@ -118,7 +118,7 @@ START_TEST(test_text_one)
 	out = cap_end(&c);
 	ck_assert_str_eq(out,
 		"RDMA write bandwidth: 1 session, 2 QPs and 1 thread each, depth 128, a "
-		"completion every 16\n"
+		"completion every 16 messages and at least every 256 KiB\n"
 		"Run: 100 messages per QP, one direction\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
@@ -148,7 +148,7 @@ START_TEST(test_text_two)
 	out = cap_end(&c);
 	ck_assert_str_eq(out,
 		"RDMA write bandwidth: 2 sessions started together, 2 QPs and 1 thread each, "
-		"depth 128, a completion every 16\n"
+		"depth 128, a completion every 16 messages and at least every 256 KiB\n"
 		"Run: 100 messages per QP, one direction\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
@@ -184,7 +184,7 @@ START_TEST(test_text_failed)
 	out = cap_end(&c);
 	ck_assert_str_eq(out,
 		"RDMA write bandwidth: 2 sessions started together, 2 QPs and 1 thread each, "
-		"depth 128, a completion every 16\n"
+		"depth 128, a completion every 16 messages and at least every 256 KiB\n"
 		"Run: 100 messages per QP, one direction, data validated\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
