@@ -94,7 +94,11 @@ size_t sp_stats_bw_first_interval(const struct sp_bw *bw, uint64_t *start_ns);
 /* The rate of interval i of a session; false when unknown (see above). */
 bool sp_stats_bw_interval_gbps(const struct sp_bw *bw, size_t i, double *gbps);
 
-/* The interval rates of a session, from sp_stats_bw_first_interval() on. */
+/*
+ * The interval rates of a session, from sp_stats_bw_first_interval() on;
+ * the last is left out when it is shorter than half the session's interval
+ * and not the only one.
+ */
 int sp_stats_bw_intervals(const struct sp_bw *bw, struct sp_ivl_stats *st);
 
 /* Payload both ways: TX + RX bytes and messages, their rates over elapsed_ns. */

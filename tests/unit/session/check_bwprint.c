@@ -55,7 +55,7 @@ static void make_bw(struct sp_bw *b, uint32_t id, const char *dev, const char *p
 	b->cfg.has_iters = true;
 	b->cfg.iters = 100;
 	b->cfg.has_interval = true;
-	b->cfg.interval_ms = 100;
+	b->cfg.interval_ms = 10;	/* its intervals: 5, 5 and 10 ms */
 	b->state = SPARKPERF_LAT_STATE_DONE;
 	b->has_start = true;
 	b->start_ns = start;
@@ -122,7 +122,7 @@ START_TEST(test_text_one)
 		"Run: 100 messages per QP, one direction\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
-		"ivl_*: rates over the 100 ms intervals (min, median, max); cpu[%]: CPU time of "
+		"ivl_*: rates over the 10 ms intervals (min, median, max); cpu[%]: CPU time of "
 		"the sending threads / elapsed time (100 = one CPU)\n"
 		"id   dev           peer            op     size[B]  qps  threads  state    "
 		"bytes[B]     msgs      Gbit/s   MB/s       Mmsg/s  ivl_min[Gbit/s]  "
@@ -152,7 +152,7 @@ START_TEST(test_text_two)
 		"Run: 100 messages per QP, one direction\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
-		"ivl_*: rates over the 100 ms intervals (min, median, max); cpu[%]: CPU time of "
+		"ivl_*: rates over the 10 ms intervals (min, median, max); cpu[%]: CPU time of "
 		"the sending threads / elapsed time (100 = one CPU)\n"
 		"id   dev           peer            op     size[B]  qps  threads  state    "
 		"bytes[B]     msgs      Gbit/s   MB/s       Mmsg/s  ivl_min[Gbit/s]  "
@@ -188,7 +188,7 @@ START_TEST(test_text_failed)
 		"Run: 100 messages per QP, one direction, data validated\n"
 		"Rates of payload (no headers): Gbit/s = 10^9 bit/s, MB/s = 10^6 byte/s, Mmsg/s "
 		"= 10^6 messages/s\n"
-		"ivl_*: rates over the 100 ms intervals (min, median, max); cpu[%]: CPU time of "
+		"ivl_*: rates over the 10 ms intervals (min, median, max); cpu[%]: CPU time of "
 		"the sending threads / elapsed time (100 = one CPU)\n"
 		"id   dev           peer            op     size[B]  qps  threads  state    "
 		"bytes[B]     msgs      Gbit/s   MB/s       Mmsg/s  ivl_min[Gbit/s]  "
@@ -406,7 +406,7 @@ START_TEST(test_json_one)
 	assert_null(s, "duration_ms");
 	assert_bool(s, "bidir", false);
 	assert_bool(s, "validate", false);
-	assert_int(s, "interval_ms", 100);
+	assert_int(s, "interval_ms", 10);
 	assert_str(s, "state", "done");
 	assert_null(s, "error");
 	assert_null(s, "error_msg");

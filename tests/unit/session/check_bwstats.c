@@ -153,11 +153,13 @@ START_TEST(test_bw_intervals_cut)
 	double g;
 	size_t i;
 
+	b.cfg.has_interval = true;
+	b.cfg.interval_ms = 1;
 	b.n_intervals = 2;
 	b.intervals = calloc(SPARKPERF_LAT_INTERVALS_MAX, sizeof(*b.intervals));
 	ck_assert_ptr_nonnull(b.intervals);
-	b.intervals[0] = (struct sp_interval){ .end_ns = 1000, .bytes = 1000 };
-	b.intervals[1] = (struct sp_interval){ .end_ns = 2000, .bytes = 2000 };
+	b.intervals[0] = (struct sp_interval){ .end_ns = 1000000, .bytes = 1000000 };
+	b.intervals[1] = (struct sp_interval){ .end_ns = 2000000, .bytes = 2000000 };
 	ck_assert_uint_eq(sp_stats_bw_first_interval(&b, &start), 0);
 	ck_assert_uint_eq(start, 0);
 	ck_assert(sp_stats_bw_interval_gbps(&b, 0, &g));
@@ -182,6 +184,47 @@ START_TEST(test_bw_intervals_cut)
 	ck_assert_uint_eq(st.n, SPARKPERF_LAT_INTERVALS_MAX - 1);
 	assert_near(st.max, 10);
 	sp_bw_free(&b);
+}
+END_TEST
+
+/* The run's last interval: a sliver of one is not a rate of the series. */
+START_TEST(test_bw_intervals_tail)
+{
+	/* 100 ms intervals of 1, 2 and 3 MiB, then a tail of 6 MiB */
+	static const uint64_t mib = 1048576, ms = 1000000;
+	struct sp_interval iv[] = {
+		{ .end_ns = 100 * ms, .bytes = 1 * mib },
+		{ .end_ns = 200 * ms, .bytes = 2 * mib },
+		{ .end_ns = 300 * ms, .bytes = 3 * mib },
+		{ .end_ns = 0, .bytes = 6 * mib },
+	};
+	struct sp_bw b = { .intervals = iv, .n_intervals = 4 };
+	struct sp_ivl_stats st;
+	double g;
+
+	/* 7 ms, under half of the default 100: the series keeps it, the stats do not */
+	iv[3].end_ns = 307 * ms;
+	ck_assert(sp_stats_bw_interval_gbps(&b, 3, &g));
+	assert_near(g, 8.0 * 6 * mib / (7 * ms));
+	ck_assert_int_eq(sp_stats_bw_intervals(&b, &st), 0);
+	ck_assert_uint_eq(st.n, 3);
+	assert_near(st.max, 8.0 * 3 * mib / (100 * ms));
+	/* half of one and more is an interval */
+	iv[3].end_ns = 350 * ms;
+	ck_assert_int_eq(sp_stats_bw_intervals(&b, &st), 0);
+	ck_assert_uint_eq(st.n, 4);
+	assert_near(st.max, 8.0 * 6 * mib / (50 * ms));
+	/* against the session's own interval: 50 ms is a sliver of 250 */
+	b.cfg.has_interval = true;
+	b.cfg.interval_ms = 250;
+	ck_assert_int_eq(sp_stats_bw_intervals(&b, &st), 0);
+	ck_assert_uint_eq(st.n, 3);
+	/* a run shorter than half an interval still has its one rate */
+	b.n_intervals = 1;
+	iv[0].end_ns = 7 * ms;
+	ck_assert_int_eq(sp_stats_bw_intervals(&b, &st), 0);
+	ck_assert_uint_eq(st.n, 1);
+	assert_near(st.min, 8.0 * mib / (7 * ms));
 }
 END_TEST
 
@@ -310,6 +353,7 @@ static Suite *bwstats_suite(void)
 	tcase_add_test(tc, test_intervals_median);
 	tcase_add_test(tc, test_intervals_no_length);
 	tcase_add_test(tc, test_bw_intervals_cut);
+	tcase_add_test(tc, test_bw_intervals_tail);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("aggregate");
