@@ -57,13 +57,6 @@
 /* How long BW_STOP, or the end of a window, waits for the WRs in flight. */
 #define SP_BW_DRAIN_NS NSEC_PER_SEC
 /*
- * Completions come at least every SPARKPERF_BW_SIGNAL_BYTES: bytes are
- * counted when a completion retires them, and a run of 1 MiB messages with
- * one per 16 left nine 100 ms intervals in ten empty on a busy link. Above
- * it every message has its own, which costs nothing at that size.
- */
-
-/*
  * What one side of a connection moved, written by its thread only and read
  * by others one READ_ONCE() each. Data messages all carry SIZE bytes, so
  * that bytes are counted with them and always agree.
@@ -775,6 +768,12 @@ static int sp_bw_init(struct sp_session *s)
 		rc->op = cfg->op;
 		rc->wflags = sp_bw_wflags(cfg);
 		rc->depth = cfg->depth;
+		/*
+		 * Bytes are counted when a completion retires them: a run of
+		 * 1 MiB messages with one per 16 left nine 100 ms intervals in
+		 * ten empty on a busy link. Above SPARKPERF_BW_SIGNAL_BYTES
+		 * every message has its own, which costs nothing at that size.
+		 */
 		rc->signal = min_t(u32, cfg->signal,
 				   max_t(u32, 1, SPARKPERF_BW_SIGNAL_BYTES / cfg->size));
 		bw->qps[i].rc = rc;
