@@ -13,11 +13,14 @@
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 #include <rdma/rdma_cm.h>
 #include <linux/sparkperf.h>
 
@@ -594,6 +597,62 @@ static void sp_rconn_drain(struct sp_rconn *rc)
 	if (pending)
 		pr_debug("%s: QP %u not drained after %u ms\n",
 			 dev_name(&rc->ibdev->dev), rc->qp->qp_num, SP_DRAIN_MS);
+}
+
+/*
+ * From the cm handler: the peer disconnected, or answered this side's
+ * disconnection. Either way its QP is in the error state (rdma_disconnect()
+ * moves it there before it sends the request or the answer), so nothing
+ * more is on its way to this side's QP.
+ */
+void sp_rconn_peer_gone(struct sp_rconn *rc)
+{
+	set_bit(SP_RC_PEER_GONE, &rc->flags);
+	/* Orders the bit before wake_up_var()'s check for waiters. */
+	smp_mb__after_atomic();
+	wake_up_var(&rc->flags);
+}
+
+/*
+ * Ends the connection from this side: the QP goes to the error state and
+ * the peer is asked to do the same, or, if it asked first, answered. The
+ * side that asks first waits for the answer (sp_rconn_wait_peer()) before
+ * it destroys its QP.
+ */
+void sp_rconn_disconnect(struct sp_rconn *rc)
+{
+	rc->disconnect_ns = test_bit(SP_RC_PEER_GONE, &rc->flags) ?
+			    0 : ktime_get_ns();
+	rdma_disconnect(rc->id);
+}
+
+/*
+ * Waits, until @deadline (jiffies), for the peer's answer to
+ * sp_rconn_disconnect(), if this side asked first. A QP destroyed while
+ * the peer still sends to it races with soft-RoCE's receive path, which
+ * schedules the QP's task after it handed the packet, and the packet's
+ * reference to the QP, to that task: a WARN in rxe_sched_task() on 7.x,
+ * and a QP touched as it is freed. A NIC's peer retries into the void
+ * until its retry count runs out. A peer that does not answer (gone,
+ * unreachable) costs the wait, and no more.
+ */
+void sp_rconn_wait_peer(struct sp_rconn *rc, unsigned long deadline)
+{
+	long left = (long)(deadline - jiffies);
+
+	if (!rc->disconnect_ns)
+		return;
+	if (!wait_var_event_timeout(&rc->flags,
+				    test_bit(SP_RC_PEER_GONE, &rc->flags),
+				    max(left, 1L))) {
+		pr_debug("%s: QP %u: no answer to the disconnection within %u ms\n",
+			 dev_name(&rc->ibdev->dev), rc->qp->qp_num,
+			 SP_DISCONNECT_MS);
+		return;
+	}
+	pr_debug("%s: QP %u: the peer answered the disconnection in %llu us\n",
+		 dev_name(&rc->ibdev->dev), rc->qp->qp_num,
+		 div_u64(ktime_get_ns() - rc->disconnect_ns, NSEC_PER_USEC));
 }
 
 /* Idempotent: frees what exists, QP first. The buffers stay allocated. */

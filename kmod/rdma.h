@@ -196,6 +196,8 @@ static inline u32 sp_wr_slot(u64 wr_id)
 #define SP_WR_ID_DRAIN_RECV SP_WR_ID(SP_WR_MAX + 1, 0)
 /* How long a QP's drain may take before it is destroyed anyway. */
 #define SP_DRAIN_MS 500
+/* How long the side that ends a connection waits for the peer's answer. */
+#define SP_DISCONNECT_MS 1000
 
 #define SP_SQ_DEPTH 16
 #define SP_RQ_DEPTH 4
@@ -233,6 +235,7 @@ struct sp_rconn {
 	u64 remote_addr;
 	u32 remote_rkey;
 	unsigned long flags;		/* SP_RC_* */
+	u64 disconnect_ns;		/* when this side asked first, or 0 */
 	/* Completions seen by sp_rconn_poll(), by enum sp_wr. */
 	unsigned int done[SP_WR_MAX];
 	char msg[SP_MSG_LEN];		/* what failed, set with an error */
@@ -251,6 +254,9 @@ bool sp_rconn_check(struct sp_rconn *rc, u32 slot);
 
 int sp_rconn_create(struct sp_rconn *rc, struct rdma_cm_id *id);
 void sp_rconn_destroy(struct sp_rconn *rc);
+void sp_rconn_peer_gone(struct sp_rconn *rc);
+void sp_rconn_disconnect(struct sp_rconn *rc);
+void sp_rconn_wait_peer(struct sp_rconn *rc, unsigned long deadline);
 int sp_rconn_register(struct sp_rconn *rc);
 int sp_rconn_poll(struct sp_rconn *rc);
 int sp_rconn_wc_error(struct sp_rconn *rc, const struct ib_wc *wc);

@@ -440,8 +440,13 @@ static void sp_conn_finish(struct sp_conn *conn)
 {
 	bool pending;
 
-	if (conn->state == SP_CONN_ACCEPTED || conn->state == SP_CONN_RUNNING)
-		rdma_disconnect(conn->cm_id);
+	if (conn->state == SP_CONN_ACCEPTED || conn->state == SP_CONN_RUNNING) {
+		sp_rconn_disconnect(&conn->rc);
+		/* A removed device carries nothing more: no answer to wait for. */
+		if (!test_bit(SP_RC_ABORT, &conn->rc.flags))
+			sp_rconn_wait_peer(&conn->rc, jiffies +
+					   msecs_to_jiffies(SP_DISCONNECT_MS));
+	}
 	sp_conn_teardown(conn);
 	rdma_destroy_id(conn->cm_id);
 	spin_lock(&conn->lock);
@@ -484,7 +489,7 @@ static int sp_conn_event(struct sp_conn *conn, struct rdma_cm_event *ev)
 		sp_conn_queue(conn, SP_CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		set_bit(SP_RC_PEER_GONE, &conn->rc.flags);
+		sp_rconn_peer_gone(&conn->rc);
 		sp_conn_queue(conn, SP_CONN_EV_END);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:

@@ -359,7 +359,7 @@ static int sp_session_cm_handler(struct rdma_cm_id *id,
 				ev->status);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		set_bit(SP_RC_PEER_GONE, &l->rc.flags);
+		sp_rconn_peer_gone(&l->rc);
 		sp_session_fail(s, -ECONNRESET, "%pISc closed the connection",
 				sp_peer(s));
 		break;
@@ -430,9 +430,13 @@ static int sp_session_connect(struct sp_session *s)
 	return 0;
 }
 
-/* Under res_lock, the run over: disconnects and frees what is left. */
+/*
+ * Under res_lock, the run over: disconnects every link at once, waits for
+ * the peer's answers (sp_rconn_wait_peer()), then frees what is left.
+ */
 static void sp_session_disconnect(struct sp_session *s)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(SP_DISCONNECT_MS);
 	unsigned int i;
 
 	for (i = 0; i < s->nlinks; i++) {
@@ -445,7 +449,14 @@ static void sp_session_disconnect(struct sp_session *s)
 		established = l->established;
 		spin_unlock(&s->lock);
 		if (established)
-			rdma_disconnect(l->rc.id);
+			sp_rconn_disconnect(&l->rc);
+	}
+	for (i = 0; i < s->nlinks; i++) {
+		struct sp_link *l = &s->links[i];
+
+		if (!l->rc.id || l->id_gone)
+			continue;
+		sp_rconn_wait_peer(&l->rc, deadline);
 		sp_rconn_destroy(&l->rc);
 		l->id_destroying = true;
 	}

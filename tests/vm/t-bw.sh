@@ -6,9 +6,10 @@
 # Kernel-driven bandwidth over soft-RoCE loopback (the VM's own address),
 # through sparkperf-ctl: every op with 1 and 4 QPs at 64 KiB and 4 MiB with
 # exact byte counts, the interval series, validation, bidirectional runs,
-# the bytes against the soft-RoCE device's own packet counter, and the fault
-# paths: Ctrl-C, SIGKILL of the CLI, removal of the RDMA device and rmmod in
-# the middle of a run.
+# the bytes against the soft-RoCE device's own packet counter, the end of a
+# connection (the side that ends it waits for the peer's answer), and the
+# fault paths: Ctrl-C, SIGKILL of the CLI, removal of the RDMA device and
+# rmmod in the middle of a run.
 # shellcheck source=tests/vm/lib.sh
 . "$SP_REPO/tests/vm/lib.sh"
 
@@ -200,6 +201,38 @@ unprivileged_refused() {
 		sp_as_nobody sparkperf-ctl bw run peer "$addr" iters 10
 }
 
+# The side that ends a connection waits for the peer's answer before its QP
+# goes (kmod/rdma.c, sp_rconn_wait_peer()): soft-RoCE warns, then uses freed
+# memory, when a packet reaches a QP being destroyed. The module's debug
+# lines give every wait: the client's at the end of a run, one per QP ...
+disconnect_waits() {
+	local from=$(($(dmesg | wc -l) + 1)) n
+	sparkperf-ctl bw run peer "$addr" qps 4 threads 2 iters 50 >/dev/null ||
+		return 1
+	dmesg | tail -n +"$from" | grep 'disconnection' >"$tmp/disc.log"
+	cat "$tmp/disc.log"
+	n=$(grep -c 'the peer answered the disconnection in' "$tmp/disc.log")
+	[ "$n" -eq 4 ] && ! grep -q 'no answer' "$tmp/disc.log"
+}
+
+# ... and the server's, stopped under a run of 2 QPs: the client, told
+# first, has nothing to wait for.
+server_stop_waits() {
+	local from n cli
+	sparkperf-ctl bw run peer "$addr" qps 2 duration 60 >/dev/null 2>&1 &
+	cli=$!
+	sp_wait_for one_session 20 || return 1
+	sleep 1
+	from=$(($(dmesg | wc -l) + 1))
+	sparkperf-ctl server stop || return 1
+	wait "$cli"
+	sp_wait_for no_session 10 && sparkperf-ctl server start || return 1
+	dmesg | tail -n +"$from" | grep 'disconnection' >"$tmp/stop.log"
+	cat "$tmp/stop.log"
+	n=$(grep -c 'the peer answered the disconnection in' "$tmp/stop.log")
+	[ "$n" -eq 2 ] && ! grep -q 'no answer' "$tmp/stop.log"
+}
+
 interrupted_keeps_results() {
 	sparkperf-ctl -j bw run peer "$addr" duration 60 >"$tmp/int.json" &
 	local cli=$!
@@ -287,6 +320,10 @@ sp_test "size sweep 4K..16K: one run per size" size_sweep
 sp_test "text output: a table with units and the device" text_table
 sp_test "over the memory cap: refused, one line, no session" memory_cap
 sp_test "without CAP_NET_ADMIN: refused, one line, exit 1" unprivileged_refused
+sp_test "a run's end: each of 4 QPs waits for the server's answer" \
+	disconnect_waits
+sp_test "server stopped under a run: it waits for the client's answers" \
+	server_stop_waits
 sp_test "Ctrl-C stops the run and still prints results" interrupted_keeps_results
 sp_test "SIGKILL of the CLI releases the session and the server's QPs" sigkill_releases
 sp_test "RDMA device removed mid-run: failed, session gone" device_removed_mid_run
