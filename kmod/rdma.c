@@ -639,19 +639,20 @@ void sp_rconn_disconnect(struct sp_rconn *rc)
 void sp_rconn_wait_peer(struct sp_rconn *rc, unsigned long deadline)
 {
 	long left = (long)(deadline - jiffies);
+	const char *peer = rc->server ? "client" : "server";
 
 	if (!rc->disconnect_ns)
 		return;
 	if (!wait_var_event_timeout(&rc->flags,
 				    test_bit(SP_RC_PEER_GONE, &rc->flags),
 				    max(left, 1L))) {
-		pr_debug("%s: QP %u: no answer to the disconnection within %u ms\n",
-			 dev_name(&rc->ibdev->dev), rc->qp->qp_num,
+		pr_debug("%s: QP %u: the %s did not answer the disconnection within %u ms\n",
+			 dev_name(&rc->ibdev->dev), rc->qp->qp_num, peer,
 			 SP_DISCONNECT_MS);
 		return;
 	}
-	pr_debug("%s: QP %u: the peer answered the disconnection in %llu us\n",
-		 dev_name(&rc->ibdev->dev), rc->qp->qp_num,
+	pr_debug("%s: QP %u: the %s answered the disconnection in %llu us\n",
+		 dev_name(&rc->ibdev->dev), rc->qp->qp_num, peer,
 		 div_u64(ktime_get_ns() - rc->disconnect_ns, NSEC_PER_USEC));
 }
 
